@@ -1,0 +1,1 @@
+"""Pure rules and the match aggregate: standard library and eventsourcing only."""

@@ -1,0 +1,181 @@
+"""The match application: load a Match, run one command, save — with the store's optimistic lock.
+
+Storage is the eventsourcing library's own persistence, chosen by a database URL
+(`sqlite:///path` or `postgresql://user:password@host:port/db`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from typing import Any
+from urllib.parse import unquote, urlparse
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+from domain import rulesets
+from domain.errors import (ConcurrentWrite, IdempotencyKeyReused, InvalidConfig, MatchNotFound, SeatUnavailable,
+                           UnknownRuleset, VersionMismatch)
+from domain.match import Match
+from domain.records import canonical, sha256_hex
+from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
+
+SNAPSHOT_INTERVAL = 50
+JOIN_ATTEMPTS = 5
+
+
+def storage_env(database_url: str) -> dict[str, str]:
+    """The eventsourcing persistence settings for a database URL."""
+    parsed = urlparse(database_url)
+    if parsed.scheme == "sqlite":
+        path = database_url[len("sqlite:///"):] if database_url.startswith("sqlite:///") else parsed.path
+        if path in ("", ":memory:"):
+            return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": ":memory:"}
+        directory = os.path.dirname(os.path.abspath(path))
+        os.makedirs(directory, exist_ok=True)
+        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path, "SQLITE_LOCK_TIMEOUT": "10"}
+    if parsed.scheme in ("postgresql", "postgres"):
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": parsed.path.lstrip("/") or "postgres",
+            "POSTGRES_HOST": parsed.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(parsed.port or 5432),
+            "POSTGRES_USER": unquote(parsed.username or "postgres"),
+            "POSTGRES_PASSWORD": unquote(parsed.password or ""),
+            "POSTGRES_ORIGINATOR_ID_TYPE": "uuid",
+        }
+    raise ValueError(f"unsupported database URL scheme: {parsed.scheme!r}")
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a bearer token (only the hash is ever kept)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def command_fingerprint(command: Command) -> str:
+    """A digest of a command body, to tell a retry from a different command under the same key."""
+    return sha256_hex(canonical(command.body()))
+
+
+def parse_match_id(match_id: str) -> UUID:
+    """The aggregate id of a match; MatchNotFound for anything that is not a UUID."""
+    try:
+        return UUID(str(match_id))
+    except (ValueError, AttributeError, TypeError):
+        raise MatchNotFound(f"no match {match_id!r}") from None
+
+
+class MatchApp(Application):
+    """Matches in an event store: create, join, act, and read at any version."""
+
+    name = "gambit"
+    snapshotting_intervals = {Match: SNAPSHOT_INTERVAL}
+
+    # ----- writes -------------------------------------------------------------------------
+    def create_match(self, ruleset_id: str, config: dict | None, tournament_id: str | None = None) -> Match:
+        """Create a match with a fresh server seed, committed in its first record."""
+        try:
+            ruleset = rulesets.get(ruleset_id)
+        except KeyError:
+            raise UnknownRuleset(f"unknown ruleset {ruleset_id!r}", available=rulesets.available()) from None
+        try:
+            parsed = config_from_dict(ruleset.Config, config)
+        except ConfigError as exc:
+            raise InvalidConfig(str(exc), field=exc.field) from None
+        server_seed = secrets.token_bytes(32)
+        match = Match.open(uuid4(), ruleset_id, config_to_dict(parsed), tournament_id, server_seed,
+                           hashlib.sha256(server_seed).hexdigest(), list(ruleset.seat_names(parsed)))
+        self.save(match)
+        return match
+
+    def join(self, match_id: str, name: str, seat: str | None = None, client_seed: str = "") -> tuple[str, str, Match]:
+        """Take a seat (the requested one, or the first free); returns seat, bearer token, match."""
+        token = secrets.token_urlsafe(32)
+        for _ in range(JOIN_ATTEMPTS):
+            match = self.match(match_id)
+            free = match.free_seats()
+            if seat is not None and seat not in match.seat_order:
+                raise SeatUnavailable(f"this match has no seat {seat!r}", seats=match.seat_order)
+            if not free:
+                raise SeatUnavailable("every seat of this match is taken")
+            if seat is not None and seat not in free:
+                raise SeatUnavailable(f"seat {seat!r} is taken")
+            chosen = seat or free[0]
+            match.join(chosen, name, client_seed, token_hash(token))
+            try:
+                self.save(match)
+            except IntegrityError:
+                continue  # someone joined first: nothing of ours was stored; look again
+            return chosen, token, match
+        raise ConcurrentWrite("the match changed while joining; try again")
+
+    def act(self, match_id: str, seat: str, command: Command, expected_version: int | None = None,
+            idempotency_key: str | None = None) -> tuple[int, int, Match]:
+        """Run one command; returns the first and last versions it recorded and the match.
+
+        A repeated Idempotency-Key returns the versions the first attempt recorded.
+        """
+        match = self.match(match_id)
+        fingerprint = command_fingerprint(command)
+        if idempotency_key is not None:
+            earlier = self._remembered(match, seat, idempotency_key, fingerprint)
+            if earlier is not None:
+                return earlier[0], earlier[1], match
+        if expected_version is not None and expected_version != match.version:
+            raise VersionMismatch(f"the match is at version {match.version}, not {expected_version}",
+                                  current_version=match.version)
+        if match.status != "active":
+            raise RuleViolation("match_not_active", f"the match is {match.status}; commands are taken while it is active")
+        idempotency = None if idempotency_key is None else {"seat": seat, "key": idempotency_key, "fingerprint": fingerprint}
+        first, last = match.act(seat, command, idempotency, evidence=lambda v: self._evidence(match.id, v))
+        try:
+            self.save(match)
+        except IntegrityError:
+            if idempotency_key is not None:
+                again = self._remembered(self.match(match_id), seat, idempotency_key, fingerprint)
+                if again is not None:
+                    return again[0], again[1], self.match(match_id)
+            raise ConcurrentWrite("another command was recorded first; re-read the match and retry") from None
+        return first, last, match
+
+    @staticmethod
+    def _remembered(match: Match, seat: str, key: str, fingerprint: str) -> tuple[int, int] | None:
+        entry = match.remembered(seat, key)
+        if entry is None:
+            return None
+        if entry["fingerprint"] != fingerprint:
+            raise IdempotencyKeyReused("this Idempotency-Key was used for a different command")
+        return entry["first"], entry["last"]
+
+    def _evidence(self, match_uuid: UUID, version: int) -> dict:
+        records = list(self.repository.event_store.get(match_uuid, gt=version - 1, lte=version))
+        if not records:
+            return {"secret": None, "salt": None, "commitment": None}
+        record = records[0]
+        return {"secret": record.secret, "salt": record.salt, "commitment": record.commitment}
+
+    # ----- reads --------------------------------------------------------------------------
+    def match(self, match_id: str, version: int | None = None) -> Match:
+        """The match as of a version (the latest by default)."""
+        try:
+            return self.repository.get(parse_match_id(match_id), version=version)
+        except AggregateNotFoundError:
+            raise MatchNotFound(f"no match {match_id!r}") from None
+
+    def records(self, match_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Any]:
+        """Stored records of a match, oldest first, with versions in (after, upto]."""
+        return list(self.repository.event_store.get(parse_match_id(match_id), gt=after or None, lte=upto, limit=limit))
+
+    @staticmethod
+    def authenticate(match: Match, token: str) -> str | None:
+        """The seat whose bearer token this is, compared in constant time; None otherwise."""
+        presented = token_hash(token)
+        found = None
+        for seat, stored in match.token_hashes().items():
+            if hmac.compare_digest(presented, stored):
+                found = seat
+        return found

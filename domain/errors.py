@@ -1,0 +1,62 @@
+"""Errors the match application raises; each has a stable `code` the service maps to HTTP."""
+
+from __future__ import annotations
+
+
+class MatchError(Exception):
+    """A request the match cannot take; `code` is stable across releases."""
+
+    code = "match_error"
+
+    def __init__(self, detail: str, **extra: object) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+class MatchNotFound(MatchError):
+    """No match has that id."""
+
+    code = "match_not_found"
+
+
+class UnknownRuleset(MatchError):
+    """The ruleset id names no game this service plays."""
+
+    code = "unknown_ruleset"
+
+
+class InvalidConfig(MatchError):
+    """The config does not fit the ruleset."""
+
+    code = "invalid_config"
+
+
+class SeatUnavailable(MatchError):
+    """The requested seat does not exist or is taken, or every seat is taken."""
+
+    code = "seat_unavailable"
+
+
+class MatchNotActive(MatchError):
+    """Commands are only taken while the match is active."""
+
+    code = "match_not_active"
+
+
+class VersionMismatch(MatchError):
+    """The client's expected version (If-Match) is not the match's current version."""
+
+    code = "version_mismatch"
+
+
+class ConcurrentWrite(MatchError):
+    """Another command was stored first; re-read and retry."""
+
+    code = "concurrent_write"
+
+
+class IdempotencyKeyReused(MatchError):
+    """The same Idempotency-Key was sent with a different command."""
+
+    code = "idempotency_key_reused"

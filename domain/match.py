@@ -1,0 +1,220 @@
+"""The Match aggregate: every record of a match, folded into the ruleset's state.
+
+One stored event class carries every record (`Recorded`; `Created` for the first), with the
+fields of API.md's event record plus `meta` (token hashes, idempotency keys) that never
+leaves the server. The chain and commitments are computed when a record is made, so a stored
+row that is later edited no longer matches its chain.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any, Callable
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate
+
+from domain import rulesets
+from domain.chance import Chance
+from domain.records import chain_link, commitment, genesis, new_salt
+from domain.ruleset import Command, Event, config_from_dict
+
+MATCH_CREATED = "MatchCreated"
+SEAT_JOINED = "SeatJoined"
+MATCH_FINISHED = "MatchFinished"
+MATCH_KINDS = frozenset({MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED})
+
+# Idempotency keys remembered per match: enough for any client's retry window, while keeping
+# the snapshot (and so every command's load) small on very long matches.
+REMEMBERED_COMMANDS = 512
+
+
+def _json_copy(value: Any) -> Any:
+    """An independent JSON-typed copy (tuples become lists), as the store would return it."""
+    return json.loads(json.dumps(value))
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Match(Aggregate):
+    """A match of one ruleset: seats, chance, the chain head and the ruleset's state."""
+
+    TOPIC = "gambit:Match"
+
+    class Created(Aggregate.Created):
+        """The first record: MatchCreated."""
+
+        TOPIC = "gambit:Match.Created"
+        kind: str
+        public: dict
+        secret: dict | None
+        salt: str | None
+        commitment: str | None
+        audience: list | None
+        chain: str
+        meta: dict
+
+    class Recorded(Aggregate.Event):
+        """Every later record of the match."""
+
+        TOPIC = "gambit:Match.Recorded"
+        kind: str
+        public: dict
+        secret: dict | None
+        salt: str | None
+        commitment: str | None
+        audience: list | None
+        chain: str
+        meta: dict
+
+        def apply(self, aggregate: Match) -> None:
+            """Fold this record into the match (runs again on every replay)."""
+            aggregate._fold(self)
+
+    def __init__(self, kind: str, public: dict, secret: dict | None, salt: str | None, commitment: str | None,
+                 audience: list | None, chain: str, meta: dict) -> None:
+        self.ruleset_id: str = public["ruleset"]
+        self.config: dict = _json_copy(public["config"])
+        self.seat_order: list[str] = list(public["seats"])
+        self.tournament_id: str | None = public.get("tournament_id")
+        self.server_seed_commitment: str = public["server_seed_commitment"]
+        self.server_seed: str = (secret or {})["server_seed"]
+        self.created_at: str = self.created_on.isoformat()
+        self.seats: dict[str, dict] = {}
+        self.status = "open"
+        self.outcome: dict | None = None
+        self.head = chain
+        self.commands: dict[str, dict] = {}
+        ruleset = rulesets.get(self.ruleset_id)
+        self.state = ruleset.initial_state(self.parsed_config, list(self.seat_order))
+
+    # ----- creation -----------------------------------------------------------------------
+    @classmethod
+    def open(cls, match_id: UUID, ruleset_id: str, config: dict, tournament_id: str | None, server_seed: bytes,
+             server_seed_commitment: str, seats: list[str]) -> Match:
+        """Create a match: the MatchCreated record commits to the server seed."""
+        public = {"match_id": str(match_id), "ruleset": ruleset_id, "config": _json_copy(config), "seats": list(seats),
+                  "tournament_id": tournament_id, "server_seed_commitment": server_seed_commitment}
+        secret = {"server_seed": server_seed.hex()}
+        salt = new_salt()
+        commit = commitment(secret, salt)
+        ts = _now()
+        chain = chain_link(genesis(str(match_id)), cls.INITIAL_VERSION, MATCH_CREATED, ts.isoformat(), public, commit)
+        return cls._create(cls.Created, id=match_id, timestamp=ts, kind=MATCH_CREATED, public=public, secret=secret,
+                           salt=salt, commitment=commit, audience=[], chain=chain, meta={})
+
+    # ----- derived ------------------------------------------------------------------------
+    @property
+    def match_id(self) -> str:
+        """The match id as a string (the chain's genesis is derived from it)."""
+        return str(self.id)
+
+    @property
+    def ruleset(self) -> Any:
+        """The ruleset module this match plays."""
+        return rulesets.get(self.ruleset_id)
+
+    @property
+    def parsed_config(self) -> Any:
+        """The ruleset's Config object for this match."""
+        return config_from_dict(self.ruleset.Config, self.config)
+
+    def client_seeds(self) -> list[str]:
+        """Client seeds in seat order; a seat that gave none (or has not joined) contributes ''."""
+        return [self.seats.get(seat, {}).get("client_seed", "") for seat in self.seat_order]
+
+    def chance(self) -> Chance:
+        """The chance source for the records about to be written (purposes scoped by version)."""
+        return Chance(bytes.fromhex(self.server_seed), self.match_id, self.client_seeds(), scope=f"v{self.version + 1}")
+
+    def to_act(self) -> list[str]:
+        """Seats that may act now (none unless active)."""
+        return list(self.ruleset.to_act(self.state)) if self.status == "active" else []
+
+    def free_seats(self) -> list[str]:
+        """Seats nobody has taken yet, in order."""
+        return [seat for seat in self.seat_order if seat not in self.seats]
+
+    def token_hashes(self) -> dict[str, str]:
+        """Seat → hash of its bearer token."""
+        return {seat: info["token_hash"] for seat, info in self.seats.items()}
+
+    def remembered(self, seat: str, key: str) -> dict | None:
+        """The stored result of an earlier command with this Idempotency-Key, if any."""
+        return self.commands.get(f"{seat}\n{key}")
+
+    # ----- commands -----------------------------------------------------------------------
+    def join(self, seat: str, name: str, client_seed: str, token_hash: str) -> None:
+        """Seat a player; when the last seat is taken, the ruleset's setup runs."""
+        self._record(Event(SEAT_JOINED, {"seat": seat, "name": name, "client_seed": client_seed}),
+                     meta={"token_hash": token_hash})
+        if self.status == "active":
+            ruleset = self.ruleset
+            for event in ruleset.setup(self.parsed_config, list(self.seat_order), self.chance()):
+                self._record(event)
+            self._finish_if_over()
+
+    def act(self, seat: str, command: Command, idempotency: dict | None = None,
+            evidence: Callable[[int], dict] | None = None) -> tuple[int, int]:
+        """Decide a command and record its events; returns the first and last new versions.
+
+        `evidence(version)` returns an earlier record's secret, salt and commitment; it is
+        called only for events that open evidence (bluff rulings).
+        """
+        first = self.version + 1
+        events = self.ruleset.decide(self.state, seat, command, self.chance())
+        for event in events:
+            self._record(event, meta={"command": idempotency} if idempotency else {}, evidence=evidence)
+        self._finish_if_over()
+        return first, self.version
+
+    def _finish_if_over(self) -> None:
+        outcome = self.ruleset.outcome(self.state)
+        if outcome is not None and self.status != "finished":
+            self._record(Event(MATCH_FINISHED, {"outcome": _json_copy(outcome), "server_seed": self.server_seed}))
+
+    def _record(self, event: Event, meta: dict | None = None, evidence: Callable[[int], dict] | None = None) -> None:
+        version = self.version + 1
+        public = _json_copy(event.public)
+        secret = None if event.secret is None else _json_copy(event.secret)
+        if event.opens:
+            if evidence is None:
+                raise ValueError(f"{event.kind} opens evidence but no evidence source was given")
+            secret = dict(secret or {})
+            secret["opened"] = [{"version": v, **_json_copy(evidence(v))} for v in event.opens]
+        audience = None if secret is None else list(event.audience or ())
+        salt = None if secret is None else new_salt()
+        commit = None if secret is None else commitment(secret, salt)
+        ts = _now()
+        chain = chain_link(self.head, version, event.kind, ts.isoformat(), public, commit)
+        self.trigger_event(self.Recorded, timestamp=ts, kind=event.kind, public=public, secret=secret, salt=salt,
+                           commitment=commit, audience=audience, chain=chain, meta=_json_copy(meta or {}))
+
+    # ----- folding ------------------------------------------------------------------------
+    def _fold(self, record: Match.Recorded) -> None:
+        self.head = record.chain
+        version = record.originator_version
+        if record.kind == SEAT_JOINED:
+            self.seats[record.public["seat"]] = {
+                "name": record.public["name"], "client_seed": record.public["client_seed"],
+                "token_hash": record.meta.get("token_hash", ""), "joined_at": record.timestamp.isoformat()}
+            if not self.free_seats():
+                self.status = "active"
+        elif record.kind == MATCH_FINISHED:
+            self.status = "finished"
+            self.outcome = _json_copy(record.public["outcome"])
+        else:
+            event = Event(record.kind, _json_copy(record.public), None if record.secret is None else _json_copy(record.secret),
+                          None if record.audience is None else tuple(record.audience), (), version)
+            self.state = self.ruleset.evolve(self.state, event)
+        command = record.meta.get("command")
+        if command:
+            key = f"{command['seat']}\n{command['key']}"
+            entry = self.commands.pop(key, None) or {"first": version, "fingerprint": command["fingerprint"]}
+            entry["last"] = version
+            self.commands[key] = entry
+            while len(self.commands) > REMEMBERED_COMMANDS:
+                self.commands.pop(next(iter(self.commands)))

@@ -1,0 +1,219 @@
+"""The ruleset contract: what every game module provides and the plain data it trades in.
+
+A ruleset is a module (or small package) exposing:
+
+    RULESET_ID: str
+    Config: a frozen dataclass of the match config, with defaults; `validate()` raises ConfigError
+    COMMANDS: tuple of Command subclasses, one per command `type`
+    seat_names(config) -> list[str]                 the seats, in order
+    initial_state(config, seats) -> State           the state before any ruleset event
+    setup(config, seats, chance) -> list[Event]     deal/shuffle/roll once every seat has joined
+    decide(state, seat, command, chance) -> list[Event]   raises RuleViolation when illegal
+    evolve(state, event) -> State                   never validates, never raises
+    legal_commands(state, seat) -> list[Command]    every one is accepted by decide
+    to_act(state) -> list[str]                      seats that may act now
+    outcome(state) -> dict | None                   None while the game runs
+    view(state, viewer) -> dict                     the state as that viewer may see it
+
+State is plain JSON data (dicts with str keys, lists, str, int, bool, None) so snapshots
+store it as it is. `evolve` may update the state it is given and returns it; code that
+needs the state before an event (decide simulating a sequence) works on `copy_state`.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+SPECTATOR = "spectator"
+ORGANIZER = "organizer"
+
+State = dict
+
+
+class RuleViolation(Exception):
+    """A command the rules do not allow; `rule` is a stable identifier such as `not_your_turn`."""
+
+    def __init__(self, rule: str, detail: str) -> None:
+        super().__init__(detail)
+        self.rule = rule
+        self.detail = detail
+
+
+class ConfigError(ValueError):
+    """A match config the ruleset cannot play with; `field` names the offending key."""
+
+    def __init__(self, field_name: str, detail: str) -> None:
+        super().__init__(f"{field_name}: {detail}")
+        self.field = field_name
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Event:
+    """A fact a ruleset decided: past-tense `kind`, a public part, an optional secret.
+
+    `audience` lists the seats that may see the secret while the match runs (`()` when only
+    organizers may); it is None exactly when there is no secret. `opens` names earlier
+    versions whose secret and salt this event publishes as evidence (a bluff ruling opens
+    the assignment it rests on). `version` is set by the match when the event is recorded.
+    """
+
+    kind: str
+    public: dict
+    secret: dict | None = None
+    audience: tuple[str, ...] | None = None
+    opens: tuple[int, ...] = ()
+    version: int | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """A request to act, named in the imperative; its `type` is the body's `type` field.
+
+    Fields are str, int, bool, `tuple[str, ...]`, `dict[str, str]`, `dict[str, tuple[str, ...]]`
+    or optional (`X | None = None`) versions of these, so the service can derive the JSON
+    schema of the body from the class.
+    """
+
+    type: ClassVar[str]
+
+    def body(self) -> dict:
+        """The JSON body a client posts for this command (optional fields left out when unset)."""
+        out: dict[str, Any] = {"type": self.type}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            out[f.name] = _jsonable(value)
+        return out
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: a seat, a spectator or an organizer; `sees_all` once the match ended."""
+
+    role: str
+    seat: str | None = None
+    sees_all: bool = False
+
+    @property
+    def label(self) -> str:
+        """The `viewer` value of a view: the seat name, `spectator` or `organizer`."""
+        return self.seat if self.seat is not None else self.role
+
+    def may_see(self, audience: tuple[str, ...] | list[str] | None) -> bool:
+        """Whether a secret with this audience is visible to this viewer."""
+        if audience is None:
+            return True
+        return self.sees_all or (self.seat is not None and self.seat in audience)
+
+
+class Ruleset(Protocol):
+    """The module surface every ruleset provides (see the module docstring)."""
+
+    RULESET_ID: str
+    Config: type
+    COMMANDS: tuple[type[Command], ...]
+
+    def seat_names(self, config: Any) -> list[str]: ...
+    def initial_state(self, config: Any, seats: list[str]) -> State: ...
+    def setup(self, config: Any, seats: list[str], chance: Any) -> list[Event]: ...
+    def decide(self, state: State, seat: str, command: Command, chance: Any) -> list[Event]: ...
+    def evolve(self, state: State, event: Event) -> State: ...
+    def legal_commands(self, state: State, seat: str) -> list[Command]: ...
+    def to_act(self, state: State) -> list[str]: ...
+    def outcome(self, state: State) -> dict | None: ...
+    def view(self, state: State, viewer: Viewer) -> dict: ...
+
+
+def copy_state(state: State) -> State:
+    """An independent copy of a state, for deciding on what-ifs without touching the original."""
+    return copy.deepcopy(state)
+
+
+def chance_event(kind: str, drawn: Any, public: dict | None = None, *, hidden_from_all_but: tuple[str, ...] | None = None,
+                 secret: dict | None = None) -> Event:
+    """An event recording one chance result, public or hidden, in the shape DESIGN.md fixes.
+
+    With `hidden_from_all_but` the result goes in the secret part for that audience (`()` for
+    organizers only); otherwise it is public.
+    """
+    pub = dict(public or {})
+    pub["chance"] = drawn.descriptor
+    if hidden_from_all_but is None:
+        pub["chance_result"] = drawn.result
+        return Event(kind, pub, secret, None if secret is None else ())
+    sec = dict(secret or {})
+    sec["chance_result"] = drawn.result
+    return Event(kind, pub, sec, tuple(hidden_from_all_but))
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _scalar_ok(kind: Any, value: Any) -> bool:
+    if kind is bool:
+        return isinstance(value, bool)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is str:
+        return isinstance(value, str)
+    return True
+
+
+def config_from_dict(config_cls: type, raw: dict | None) -> Any:
+    """Build a ruleset's frozen Config from JSON: unknown keys and wrong types raise ConfigError."""
+    raw = dict(raw or {})
+    names = {f.name: f for f in dataclasses.fields(config_cls)}
+    unknown = sorted(set(raw) - set(names))
+    if unknown:
+        raise ConfigError(unknown[0], "unknown config key")
+    hints = typing.get_type_hints(config_cls)
+    values = {}
+    for name, value in raw.items():
+        hint = hints[name]
+        origin = typing.get_origin(hint)
+        if origin is dict:
+            if not isinstance(value, dict):
+                raise ConfigError(name, "must be an object")
+            key_t, val_t = typing.get_args(hint)
+            for k, v in value.items():
+                inner_ok = isinstance(v, dict) if typing.get_origin(val_t) is dict else _scalar_ok(val_t, v)
+                if not isinstance(k, str) or not inner_ok:
+                    raise ConfigError(name, "has a value of the wrong type")
+        elif origin in (tuple, list):
+            if not isinstance(value, list):
+                raise ConfigError(name, "must be a list")
+            value = tuple(value)
+        elif not _scalar_ok(hint, value):
+            raise ConfigError(name, f"must be {getattr(hint, '__name__', hint)}")
+        values[name] = value
+    config = config_cls(**values)
+    validate = getattr(config, "validate", None)
+    if validate is not None:
+        validate()
+    return config
+
+
+def config_to_dict(config: Any) -> dict:
+    """The config as JSON, defaults filled in (the match summary echoes it)."""
+    out = {}
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        out[f.name] = copy.deepcopy(list(value) if isinstance(value, tuple) else value)
+    return out
+
+
+__all__ = [
+    "ORGANIZER", "SPECTATOR", "Command", "ConfigError", "Event", "RuleViolation", "Ruleset", "State",
+    "Viewer", "chance_event", "config_from_dict", "config_to_dict", "copy_state", "field",
+]
