@@ -185,6 +185,8 @@ class Match(Aggregate):
                 raise ValueError(f"{event.kind} opens evidence but no evidence source was given")
             secret = dict(secret or {})
             secret["opened"] = [{"version": v, **_json_copy(evidence(v))} for v in event.opens]
+            # Which commitments a ruling rests on is public, so anyone can tell what to check.
+            public["opens"] = list(event.opens)
         audience = None if secret is None else list(event.audience or ())
         salt = None if secret is None else new_salt()
         commit = None if secret is None else commitment(secret, salt)

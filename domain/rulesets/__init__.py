@@ -12,16 +12,21 @@ _MODULES = {
 }
 
 
+CONTRACT = ("RULESET_ID", "Config", "COMMANDS", "seat_names", "initial_state", "setup", "decide", "evolve",
+            "legal_commands", "to_act", "outcome", "view")
+
+
 def available() -> list[str]:
     """Ruleset ids this build can play (modules that import)."""
-    ids = []
-    for ruleset_id in _MODULES:
-        try:
-            get(ruleset_id)
-        except KeyError:
-            continue
-        ids.append(ruleset_id)
-    return ids
+    return [ruleset_id for ruleset_id in _MODULES if _loadable(ruleset_id)]
+
+
+def _loadable(ruleset_id: str) -> bool:
+    try:
+        module = get(ruleset_id)
+    except KeyError:
+        return False
+    return all(hasattr(module, name) for name in CONTRACT)
 
 
 def get(ruleset_id: str) -> ModuleType:

@@ -1,0 +1,1 @@
+"""Read models: records and views per viewer, replay frames, the bluff audit, match indexes."""

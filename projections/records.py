@@ -1,0 +1,37 @@
+"""Event records in the caller's form (API.md, "The event record")."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from domain.match import Match
+from domain.ruleset import ORGANIZER, SPECTATOR, Viewer
+
+
+def viewer_for(match: Match, role: str, seat: str | None = None) -> Viewer:
+    """The viewer a caller is for this match: once it has finished, everyone sees everything."""
+    sees_all = role == ORGANIZER or match.status == "finished"
+    return Viewer(role, seat, sees_all)
+
+
+def spectator(match: Match) -> Viewer:
+    """The anonymous viewer of a match."""
+    return viewer_for(match, SPECTATOR)
+
+
+def record_form(stored: Any, viewer: Viewer) -> dict:
+    """One stored event as this viewer may see it; credentials and server metadata never appear."""
+    record = {
+        "version": stored.originator_version,
+        "kind": stored.kind,
+        "timestamp": stored.timestamp.isoformat(),
+        "public": copy.deepcopy(stored.public),
+        "commitment": stored.commitment,
+        "audience": None if stored.audience is None else list(stored.audience),
+        "chain": stored.chain,
+    }
+    if stored.secret is not None and viewer.may_see(stored.audience):
+        record["secret"] = copy.deepcopy(stored.secret)
+        record["salt"] = stored.salt
+    return record

@@ -1,0 +1,100 @@
+"""Match summaries, views at any version, replay frames and the NDJSON export."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any, Iterator
+
+from domain.application import MatchApp
+from domain.match import Match
+from domain.ruleset import Viewer
+from projections.records import record_form
+
+MAX_REPLAY_FRAMES = 500
+EXPORT_FORMAT = "gambit-match-export/1"
+EXPORT_BATCH = 500
+
+
+def summary(match: Match) -> dict:
+    """The match summary of API.md."""
+    return {
+        "match_id": match.match_id,
+        "ruleset": match.ruleset_id,
+        "config": match.config,
+        "status": match.status,
+        "version": match.version,
+        "seats": [{"seat": seat, "name": match.seats.get(seat, {}).get("name"), "joined": seat in match.seats}
+                  for seat in match.seat_order],
+        "to_act": match.to_act(),
+        "outcome": match.outcome,
+        "tournament_id": match.tournament_id,
+        "server_seed_commitment": match.server_seed_commitment,
+        "created_at": match.created_at,
+    }
+
+
+def view_of(match: Match, viewer: Viewer) -> dict:
+    """A match as of its current version, for one viewer."""
+    return {
+        "version": match.version,
+        "viewer": viewer.label,
+        "status": match.status,
+        "to_act": match.to_act(),
+        "outcome": match.outcome,
+        "state": match.ruleset.view(match.state, viewer),
+    }
+
+
+def replay(app: MatchApp, match_id: str, viewer: Viewer, first: int, last: int) -> dict:
+    """Frames (record + view) for versions first..last, folding forward from one snapshot load.
+
+    `last` must not pass the match's version; at most MAX_REPLAY_FRAMES frames are returned and
+    `next_from` says where the next page starts.
+    """
+    end = min(last, first + MAX_REPLAY_FRAMES - 1)
+    match = app.match(match_id, version=first)
+    records = app.records(match_id, after=first - 1, upto=end)
+    frames = []
+    for stored in records:
+        if stored.originator_version > match.version:
+            stored.mutate(match)
+        frames.append({"version": stored.originator_version, "event": record_form(stored, viewer),
+                       "view": view_of(match, viewer)})
+    return {"frames": frames, "next_from": end + 1 if end < last else None}
+
+
+def export_lines(app: MatchApp, match: Match, viewer: Viewer) -> Iterator[str]:
+    """The NDJSON export: a header line, then every record oldest first, in the viewer's form."""
+    header = {"format": EXPORT_FORMAT, "match_id": match.match_id, "ruleset": match.ruleset_id,
+              "config": match.config, "exported_at": datetime.now(timezone.utc).isoformat(), "viewer": viewer.label,
+              "seats": list(match.seat_order), "version": match.version}
+    yield json.dumps(header, ensure_ascii=False) + "\n"
+    after = 0
+    while after < match.version:
+        batch = app.records(match.match_id, after=after, upto=match.version, limit=EXPORT_BATCH)
+        if not batch:
+            break
+        for stored in batch:
+            yield json.dumps(record_form(stored, viewer), ensure_ascii=False) + "\n"
+        after = batch[-1].originator_version
+
+
+def records_page(app: MatchApp, match: Match, viewer: Viewer, after: int, limit: int) -> dict:
+    """A page of the event log in the viewer's form."""
+    batch = app.records(match.match_id, after=after, limit=limit)
+    events = [record_form(stored, viewer) for stored in batch]
+    more = bool(batch) and batch[-1].originator_version < match.version
+    return {"events": events, "next_after": batch[-1].originator_version if more else None}
+
+
+def legal_bodies(match: Match, seat: str) -> list[dict]:
+    """The command bodies this seat may post now (empty unless the match is active)."""
+    if match.status != "active":
+        return []
+    return [command.body() for command in match.ruleset.legal_commands(match.state, seat)]
+
+
+def as_json(value: Any) -> str:
+    """Compact JSON for streaming responses."""
+    return json.dumps(value, ensure_ascii=False)

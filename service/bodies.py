@@ -1,0 +1,131 @@
+"""Reading request bodies: JSON only, validated by marshmallow, errors as precise 4xx problems."""
+
+from __future__ import annotations
+
+import json
+import typing
+from dataclasses import MISSING
+from dataclasses import fields as dataclass_fields
+from functools import lru_cache
+from types import ModuleType, UnionType
+from typing import Any
+
+from flask import request
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from domain.ruleset import Command
+from service.problems import Problem
+
+MAX_JSON_DEPTH = 32
+
+
+class StrictBoolean(fields.Boolean):
+    """A boolean that accepts only JSON true/false (not "yes", 1 or "on")."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class StrictString(fields.String):
+    """A string that refuses numbers and other JSON types."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def json_body() -> Any:
+    """The request's JSON body; 415 when it is not JSON, 400 when it does not parse."""
+    if not request.is_json:
+        raise Problem(415, "unsupported_media_type", "send the body as application/json")
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw or b"null")
+    except (ValueError, RecursionError):
+        raise Problem(400, "invalid_json", "the body is not valid JSON") from None
+    if _depth(body) > MAX_JSON_DEPTH:
+        raise Problem(400, "json_too_deep", f"the body nests deeper than {MAX_JSON_DEPTH} levels")
+    return body
+
+
+def load(schema: Schema, body: Any = None) -> dict:
+    """Validate a body against a schema; 422 with the field errors when it does not fit."""
+    body = json_body() if body is None else body
+    if not isinstance(body, dict):
+        raise Problem(422, "invalid_body", "the body must be a JSON object")
+    try:
+        return schema.load(body)
+    except ValidationError as exc:
+        raise Problem(422, "invalid_body", "the body does not match the schema", errors=exc.messages) from None
+
+
+def _field_for(annotation: Any, required: bool) -> fields.Field:
+    optional = False
+    if isinstance(annotation, UnionType) or typing.get_origin(annotation) is typing.Union:
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(annotation))
+        annotation = args[0]
+    kwargs: dict[str, Any] = {"required": required and not optional, "allow_none": optional}
+    origin = typing.get_origin(annotation)
+    if annotation is str:
+        return StrictString(validate=validate.Length(max=200), **kwargs)
+    if annotation is int:
+        return fields.Integer(strict=True, **kwargs)
+    if annotation is bool:
+        return StrictBoolean(**kwargs)
+    if origin is tuple:
+        return fields.List(StrictString(validate=validate.Length(max=200)), validate=validate.Length(max=64), **kwargs)
+    if origin is dict:
+        _, value_type = typing.get_args(annotation)
+        if typing.get_origin(value_type) is tuple:
+            values: fields.Field = fields.List(StrictString(validate=validate.Length(max=200)), validate=validate.Length(max=64))
+        else:
+            values = StrictString(validate=validate.Length(max=200))
+        return fields.Dict(keys=StrictString(validate=validate.Length(max=200)), values=values,
+                           validate=validate.Length(max=64), **kwargs)
+    raise TypeError(f"unsupported command field type {annotation!r}")
+
+
+@lru_cache(maxsize=None)
+def command_schema(command_cls: type[Command]) -> Schema:
+    """The body schema of one command class, derived from its dataclass fields."""
+    hints = typing.get_type_hints(command_cls)
+    spec: dict[str, fields.Field] = {"type": StrictString(required=True)}
+    for f in dataclass_fields(command_cls):
+        required = f.default is MISSING and f.default_factory is MISSING
+        spec[f.name] = _field_for(hints[f.name], required)
+    return Schema.from_dict(spec, name=f"{command_cls.__name__}Body")(unknown=RAISE)
+
+
+def _to_command_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_to_command_value(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _to_command_value(v) for k, v in value.items()}
+    return value
+
+
+def parse_command(ruleset: ModuleType, body: Any) -> Command:
+    """Turn a command body into the ruleset's Command; 422 for unknown types and bad fields."""
+    if not isinstance(body, dict):
+        raise Problem(422, "invalid_body", "the body must be a JSON object")
+    by_type = {cls.type: cls for cls in ruleset.COMMANDS}
+    kind = body.get("type")
+    if not isinstance(kind, str) or kind not in by_type:
+        raise Problem(422, "unknown_command", f"'type' must be one of: {', '.join(sorted(by_type))}",
+                      rule="unknown_command", types=sorted(by_type))
+    command_cls = by_type[kind]
+    loaded = load(command_schema(command_cls), body)
+    loaded.pop("type")
+    return command_cls(**{k: _to_command_value(v) for k, v in loaded.items()})

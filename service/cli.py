@@ -1,0 +1,55 @@
+"""The `gambit` console script: `gambit serve` runs the API under gunicorn."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from service.settings import Settings
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from gunicorn.app.base import BaseApplication
+
+    settings = Settings.from_env()
+
+    class _Server(BaseApplication):
+        """gunicorn with the app built per worker, after fork."""
+
+        def load_config(self) -> None:
+            conf_file = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "deploy",
+                                     "gunicorn.conf.py")
+            if os.path.exists(conf_file):
+                self.load_config_from_file(conf_file)
+            self.cfg.set("bind", f"{args.host}:{args.port}")
+            if args.workers is not None:
+                self.cfg.set("workers", args.workers)
+
+        def load(self) -> Any:
+            from service.app import create_app
+
+            return create_app(settings)
+
+    where = settings.database_url
+    print(f"gambit: serving http://{args.host}:{args.port}/ (store: {where})", flush=True)
+    _Server().run()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `gambit` command."""
+    parser = argparse.ArgumentParser(prog="gambit", description="Gambit Match Service")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the HTTP API under gunicorn")
+    serve.add_argument("--host", default=os.environ.get("GAMBIT_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("GAMBIT_PORT", "8000")))
+    serve.add_argument("--workers", type=int, default=None)
+    serve.set_defaults(func=_serve)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

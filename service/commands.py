@@ -1,0 +1,56 @@
+"""The commands resource (playing) and the legal-commands a seat may post now."""
+
+from __future__ import annotations
+
+from flask import Response, jsonify, request
+from flask.views import MethodView
+from flask import Blueprint
+
+from projections.records import viewer_for
+from projections.views import legal_bodies, records_page
+from service.auth import seat_caller
+from service.bodies import json_body, parse_command
+from service.context import etag_version, gambit
+from service.problems import Problem
+
+bp = Blueprint("commands", __name__)
+
+MAX_IDEMPOTENCY_KEY = 200
+
+
+class Commands(MethodView):
+    """/matches/{id}/commands"""
+
+    def post(self, match_id: str) -> Response:
+        """Play one command as the calling seat; returns the new version and the events it recorded."""
+        g = gambit()
+        match = g.matches.match(match_id)
+        seat = seat_caller(match)
+        body = json_body()
+        command = parse_command(match.ruleset, body)
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY):
+            raise Problem(400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
+        first, last, match = g.matches.act(match_id, seat, command, etag_version(), key)
+        viewer = viewer_for(match, "seat", seat)
+        events = records_page(g.matches, match, viewer, first - 1, max(0, last - first + 1))["events"] if last >= first else []
+        response = jsonify({"version": last if last >= first else match.version, "events": events})
+        response.status_code = 201
+        response.set_etag(str(match.version))
+        return response
+
+
+class LegalCommands(MethodView):
+    """/matches/{id}/legal-commands"""
+
+    def get(self, match_id: str) -> Response:
+        """Every command body the calling seat may post at the current version."""
+        match = gambit().matches.match(match_id)
+        seat = seat_caller(match)
+        response = jsonify({"version": match.version, "seat": seat, "commands": legal_bodies(match, seat)})
+        response.set_etag(str(match.version))
+        return response
+
+
+bp.add_url_rule("/matches/<match_id>/commands", view_func=Commands.as_view("commands"))
+bp.add_url_rule("/matches/<match_id>/legal-commands", view_func=LegalCommands.as_view("legal_commands"))

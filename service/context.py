@@ -1,0 +1,75 @@
+"""The per-process objects the blueprints share (built per gunicorn worker, after fork)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app, request
+
+from domain.application import MatchApp
+from projections.index import CrossMatchIndex
+from service.problems import Problem
+from service.settings import Settings
+
+
+@dataclass
+class Gambit:
+    """The match application, the cross-match index and the settings of one process."""
+
+    settings: Settings
+    matches: MatchApp
+    index: CrossMatchIndex
+
+
+def gambit() -> Gambit:
+    """The Gambit objects of the running app."""
+    return current_app.extensions["gambit"]
+
+
+def int_arg(name: str, default: int | None = None, minimum: int = 0, maximum: int | None = None) -> int | None:
+    """An integer query parameter within bounds; 400 when it is not one."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Problem(400, "invalid_parameter", f"'{name}' must be an integer", parameter=name) from None
+    if value < minimum or (maximum is not None and value > maximum):
+        bound = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
+        raise Problem(400, "invalid_parameter", f"'{name}' must be {bound}", parameter=name)
+    return value
+
+
+def text_arg(name: str, max_length: int = 64) -> str | None:
+    """A free-text query parameter (None when absent or empty)."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return None
+    if len(raw) > max_length:
+        raise Problem(400, "invalid_parameter", f"'{name}' is longer than {max_length} characters", parameter=name)
+    return raw
+
+
+def choice_arg(name: str, choices: tuple[str, ...]) -> str | None:
+    """A query parameter that must be one of a few values."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return None
+    if raw not in choices:
+        raise Problem(400, "invalid_parameter", f"'{name}' must be one of: {', '.join(choices)}", parameter=name)
+    return raw
+
+
+def etag_version() -> int | None:
+    """The version a client expects, from If-Match (`"5"`, `W/"5"` or `5`); 412 when malformed."""
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    value = raw.strip()
+    if value.startswith("W/"):
+        value = value[2:]
+    value = value.strip('"')
+    if not value.isdigit():
+        raise Problem(412, "precondition_failed", "If-Match must be the match version as an ETag, e.g. \"12\"")
+    return int(value)

@@ -1,0 +1,28 @@
+"""The export resource: a match as NDJSON, header first, every record in the caller's form."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, stream_with_context
+from flask.views import MethodView
+
+from projections.views import export_lines
+from service.auth import caller
+from service.context import gambit
+
+bp = Blueprint("export", __name__)
+
+
+class Export(MethodView):
+    """/matches/{id}/export"""
+
+    def get(self, match_id: str) -> Response:
+        """Stream the export of a match as application/x-ndjson."""
+        g = gambit()
+        match = g.matches.match(match_id)
+        viewer = caller(match)
+        response = Response(stream_with_context(export_lines(g.matches, match, viewer)), mimetype="application/x-ndjson")
+        response.headers["Content-Disposition"] = f'attachment; filename="match-{match.match_id}.ndjson"'
+        return response
+
+
+bp.add_url_rule("/matches/<match_id>/export", view_func=Export.as_view("export"))

@@ -1,0 +1,53 @@
+"""Service-level resources: health, readiness and the rulesets on offer."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify
+from flask.views import MethodView
+
+from domain import rulesets
+from domain.ruleset import config_to_dict
+from service.context import gambit
+
+bp = Blueprint("meta", __name__)
+
+
+class Health(MethodView):
+    """/healthz"""
+
+    def get(self) -> Response:
+        """The process is up."""
+        return jsonify({"status": "ok"})
+
+
+class Ready(MethodView):
+    """/readyz"""
+
+    def get(self) -> Response:
+        """The store answers; reports how far the cross-match index lags behind it."""
+        g = gambit()
+        try:
+            lag = g.index.lag()
+        except Exception as exc:  # any store failure means not ready, whatever the driver raised
+            response = jsonify({"status": "unavailable", "detail": type(exc).__name__})
+            response.status_code = 503
+            return response
+        return jsonify({"status": "ready", "projection_lag": lag})
+
+
+class Rulesets(MethodView):
+    """/rulesets"""
+
+    def get(self) -> Response:
+        """Every ruleset this service plays, with its default config and command types."""
+        out = []
+        for ruleset_id in rulesets.available():
+            module = rulesets.get(ruleset_id)
+            out.append({"ruleset": ruleset_id, "default_config": config_to_dict(module.Config()),
+                        "commands": sorted(cls.type for cls in module.COMMANDS)})
+        return jsonify({"rulesets": out})
+
+
+bp.add_url_rule("/healthz", view_func=Health.as_view("healthz"))
+bp.add_url_rule("/readyz", view_func=Ready.as_view("readyz"))
+bp.add_url_rule("/rulesets", view_func=Rulesets.as_view("rulesets"))

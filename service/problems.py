@@ -1,0 +1,80 @@
+"""application/problem+json errors (RFC 9457) with a stable `code`, and `rule` for rule violations."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, Response, json
+from werkzeug.exceptions import HTTPException
+
+from domain import errors
+from domain.ruleset import RuleViolation
+
+log = logging.getLogger("gambit")
+
+PROBLEM_TYPE = "https://gambit.example/problems/"
+
+_MATCH_ERROR_STATUS = {
+    errors.MatchNotFound: 404,
+    errors.UnknownRuleset: 422,
+    errors.InvalidConfig: 422,
+    errors.SeatUnavailable: 409,
+    errors.VersionMismatch: 412,
+    errors.ConcurrentWrite: 409,
+    errors.IdempotencyKeyReused: 422,
+}
+
+_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
+               406: "not_acceptable", 409: "conflict", 412: "precondition_failed", 413: "body_too_large",
+               415: "unsupported_media_type", 422: "invalid_body", 429: "too_many_requests"}
+
+
+class Problem(Exception):
+    """An error response to send as problem+json."""
+
+    def __init__(self, status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.title = title or code.replace("_", " ").capitalize()
+        self.extra = extra
+
+
+def problem_response(problem: Problem, headers: dict | None = None) -> Response:
+    """Render a problem as an application/problem+json response."""
+    body = {"type": PROBLEM_TYPE + problem.code, "title": problem.title, "status": problem.status,
+            "detail": problem.detail, "code": problem.code, **problem.extra}
+    return Response(json.dumps(body), status=problem.status, mimetype="application/problem+json", headers=headers)
+
+
+def install(app: Flask) -> None:
+    """Map every error the app can meet to problem+json; nothing escapes as an HTML page or a bare 500."""
+
+    @app.errorhandler(Problem)
+    def _problem(exc: Problem) -> Response:
+        return problem_response(exc)
+
+    @app.errorhandler(RuleViolation)
+    def _rule(exc: RuleViolation) -> Response:
+        return problem_response(Problem(422, "illegal_command", exc.detail, "Illegal command", rule=exc.rule))
+
+    @app.errorhandler(errors.MatchError)
+    def _match_error(exc: errors.MatchError) -> Response:
+        status = _MATCH_ERROR_STATUS.get(type(exc), 422)
+        return problem_response(Problem(status, exc.code, exc.detail, **exc.extra))
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Response:
+        status = exc.code or 500
+        headers = {"Allow": exc.valid_methods} if getattr(exc, "valid_methods", None) else None
+        if headers:
+            headers = {"Allow": ", ".join(headers["Allow"])}
+        return problem_response(Problem(status, _HTTP_CODES.get(status, "http_error"), exc.description or exc.name,
+                                        exc.name), headers)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> Response:
+        log.exception("unexpected error")
+        return problem_response(Problem(500, "internal_error", "the server failed to handle this request"))

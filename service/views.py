@@ -1,0 +1,47 @@
+"""Reading a match: the view at any version, and replay frames for scrubbing."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request
+from flask.views import MethodView
+
+from projections.views import replay, view_of
+from service.auth import caller
+from service.context import gambit, int_arg
+
+bp = Blueprint("views", __name__)
+
+
+class View(MethodView):
+    """/matches/{id}/view"""
+
+    def get(self, match_id: str) -> Response:
+        """The match as the caller may see it, now or at `?at=<version>`."""
+        g = gambit()
+        latest = g.matches.match(match_id)
+        viewer = caller(latest)
+        at = int_arg("at", None, minimum=1, maximum=latest.version)
+        match = latest if at is None or at == latest.version else g.matches.match(match_id, version=at)
+        response = jsonify(view_of(match, viewer))
+        response.set_etag(f"{match.version}-{viewer.label}-{int(viewer.sees_all)}")
+        response.headers["Vary"] = "Authorization"
+        return response.make_conditional(request)
+
+
+class Replay(MethodView):
+    """/matches/{id}/replay"""
+
+    def get(self, match_id: str) -> Response:
+        """Frames (record + view) from `from` to `to`, at most 500 a page (`next_from` continues)."""
+        g = gambit()
+        latest = g.matches.match(match_id)
+        viewer = caller(latest)
+        first = int_arg("from", 1, minimum=1, maximum=latest.version)
+        last = int_arg("to", latest.version, minimum=first, maximum=latest.version)
+        body = replay(g.matches, match_id, viewer, first, last)
+        body["match_id"] = latest.match_id
+        return jsonify(body)
+
+
+bp.add_url_rule("/matches/<match_id>/view", view_func=View.as_view("view"))
+bp.add_url_rule("/matches/<match_id>/replay", view_func=Replay.as_view("replay"))

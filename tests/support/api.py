@@ -1,0 +1,52 @@
+"""HTTP helpers for tests: create and join matches, and play them through legal-commands only."""
+
+from __future__ import annotations
+
+import random
+
+
+def auth(token: str) -> dict:
+    """The Authorization header of a seat token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create_match(client, ruleset: str, config: dict | None = None) -> dict:
+    """POST /matches; returns the summary."""
+    response = client.post("/matches", json={"ruleset": ruleset, "config": config or {}})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def join_all(client, match: dict, client_seeds: dict | None = None) -> dict:
+    """Join every seat of a match; returns seat → token."""
+    tokens = {}
+    for seat in [s["seat"] for s in match["seats"]]:
+        body = {"name": f"player-{seat}", "seat": seat}
+        if client_seeds and seat in client_seeds:
+            body["client_seed"] = client_seeds[seat]
+        response = client.post(f"/matches/{match['match_id']}/seats", json=body)
+        assert response.status_code == 201, response.get_json()
+        tokens[seat] = response.get_json()["token"]
+    return tokens
+
+
+def play_to_end(client, match_id: str, tokens: dict, rng: random.Random, max_commands: int = 5000,
+                prefer=None) -> list[dict]:
+    """Play random legal commands over HTTP until the match finishes; returns every response body."""
+    responses = []
+    for _ in range(max_commands):
+        summary = client.get(f"/matches/{match_id}").get_json()
+        if summary["status"] == "finished":
+            return responses
+        seat = rng.choice(sorted(summary["to_act"]))
+        legal = client.get(f"/matches/{match_id}/legal-commands", headers=auth(tokens[seat])).get_json()
+        assert legal["commands"], f"{seat} is to act but has no legal command"
+        options = legal["commands"]
+        if prefer is not None:
+            preferred = [c for c in options if prefer(c)]
+            options = preferred or options
+        body = rng.choice(options)
+        response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))
+        assert response.status_code == 201, (body, response.get_json())
+        responses.append(response.get_json())
+    raise AssertionError("the match did not finish")
