@@ -52,7 +52,9 @@ def json_body() -> Any:
     raw = request.get_data(cache=True)
     try:
         body = json.loads(raw or b"null")
-    except (ValueError, RecursionError):
+    except RecursionError:
+        raise Problem(400, "json_too_deep", f"the body nests deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError:
         raise Problem(400, "invalid_json", "the body is not valid JSON") from None
     if _depth(body) > MAX_JSON_DEPTH:
         raise Problem(400, "json_too_deep", f"the body nests deeper than {MAX_JSON_DEPTH} levels")

@@ -1,0 +1,656 @@
+"""Rules of `gambitz`, one test per rule, driven through the harness; hidden information in views.
+
+Positions are laid out by folding hand-built events (a rigged shuffle, deals, earlier plays)
+through evolve — the replay path — and then played with real commands.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from domain.ruleset import ConfigError, Event, RuleViolation, Viewer, config_from_dict, copy_state
+from domain.rulesets import gambitz as gz
+from domain.rulesets.gambitz import PassTurn, PlayCard, RedrawHand
+from tests.support.harness import Game, start
+
+SPECTATOR = Viewer("spectator")
+ORGANIZER = Viewer("organizer", sees_all=True)
+
+
+def position(hands: dict[str, list[str]], *, stacks: dict[str, list[str]] | None = None,
+             queens: dict[str, str] | None = None, deck: list[str] | None = None, rest: str = "deck",
+             turn: str = "p1", config: dict | None = None) -> Game:
+    """A game laid out by hand: hands, stacks (bottom first), locking queens, deck top.
+
+    Cards not mentioned go under `deck` (rest="deck") or onto their own stacks (rest="stacks",
+    which leaves the deck as exactly `deck`).
+    """
+    stacks, queens, top = stacks or {}, queens or {}, list(deck or [])
+    cfg = config_from_dict(gz.Config, {"players": len(hands), **(config or {})})
+    seats = gz.seat_names(cfg)
+    placed = [card for cards in stacks.values() for card in cards] + list(queens.values())
+    held = [card for seat in seats for card in hands.get(seat, [])]
+    mentioned = placed + held + top
+    assert len(set(mentioned)) == len(mentioned), "a card is mentioned twice"
+    others = [card for card in gz.CARDS if card not in mentioned]
+    if rest == "stacks":
+        stacks = {rank: list(cards) for rank, cards in stacks.items()}
+        for card in others:
+            rank = gz.rank_of(card)
+            assert rank != "queen" and rank not in queens, f"{card} has no place on the stacks"
+            stacks.setdefault(rank, []).append(card)
+            assert len(stacks[rank]) <= 4
+            placed.append(card)
+        others = []
+    order = placed + held + top + others
+    perm = [gz.CARDS.index(card) for card in order]
+    game = Game(gz, cfg, seats, gz.initial_state(cfg, seats))
+    events = [Event("DeckShuffled", {"chance": {"draw": "permutation", "purpose": "rigged", "n": 60},
+                                     "reason": "setup", "deck_size": 60}, {"chance_result": perm}, ())]
+    events.append(Event("CardsDealt", {"seat": "p1", "count": len(placed), "deck_size": 0}, {"cards": placed}, ("p1",)))
+    for rank, cards in stacks.items():
+        for n, card in enumerate(cards, 1):
+            events.append(Event("CardPlayed", {"seat": "p1", "card": card, "stack": rank, "position": n, "points": 0,
+                                               "locks": False}))
+    for rank, queen in queens.items():
+        events.append(Event("CardPlayed", {"seat": "p1", "card": queen, "stack": rank, "position": 4, "points": 0,
+                                           "locks": True}))
+    for seat in seats:
+        events.append(Event("CardsDealt", {"seat": seat, "count": len(hands.get(seat, [])), "deck_size": 0},
+                            {"cards": list(hands.get(seat, []))}, (seat,)))
+    events.append(Event("GameStarted", {"seats": seats, "first_seat": turn}))
+    game.record(events)
+    game.events.clear()  # the layout is the starting point; replays in these tests start from it
+    game.base_version = 100
+    return game
+
+
+def violation(game: Game, seat: str, command) -> str:
+    """The rule id decide raises for this command (the state must stay untouched)."""
+    with pytest.raises(RuleViolation) as info:
+        game.act(seat, command)
+    return info.value.rule
+
+
+def kinds(events) -> list[str]:
+    """The kinds of some events."""
+    return [event.kind for event in events]
+
+
+def hand(game: Game, seat: str) -> list[str]:
+    """A seat's hand as the seat sees it."""
+    return game.view(Viewer("seat", seat))["hand"]
+
+
+FILLER = {"p2": ["2-blue", "2-green", "2-red"]}
+
+
+# --- config ---------------------------------------------------------------------------------------
+
+def test_config_defaults_are_two_players_p1_first_and_the_rules_page_table():
+    config = config_from_dict(gz.Config, {})
+    assert (config.players, config.first_seat) == (2, "p1")
+    assert config.scoring == gz.DEFAULT_SCORING
+    assert config.scoring["number"] == {"1": 0, "2": 1, "3": 3, "4": 1, "hand": -1}
+    assert config.scoring["knight"]["hand"] == -3 and config.scoring["king"]["1"] == 5
+
+
+@pytest.mark.parametrize("raw, field", [
+    ({"players": 1}, "players"), ({"players": 9}, "players"), ({"players": "2"}, "players"),
+    ({"first_seat": "p3"}, "first_seat"), ({"players": 3, "first_seat": "north"}, "first_seat"),
+    ({"scoring": {"jester": {"1": 1}}}, "scoring"), ({"scoring": {"king": {"5": 1}}}, "scoring"),
+    ({"scoring": {"queen": {"1": 1}}}, "scoring"), ({"scoring": {"king": {"1": True}}}, "scoring"),
+    ({"scoring": {"king": {"1": "5"}}}, "scoring"), ({"scoring": {"king": 5}}, "scoring"),
+    ({"colour": "red"}, "colour"),
+])
+def test_config_rejects_what_cannot_be_played(raw, field):
+    with pytest.raises(ConfigError) as info:
+        config_from_dict(gz.Config, raw)
+    assert info.value.field == field
+
+
+def test_seats_are_p1_to_pn():
+    assert gz.seat_names(config_from_dict(gz.Config, {"players": 8})) == [f"p{n}" for n in range(1, 9)]
+
+
+# --- setup --------------------------------------------------------------------------------------
+
+def test_sixty_cards_of_four_suits_and_fifteen_ranks_with_readable_ids():
+    assert len(gz.CARDS) == len(set(gz.CARDS)) == 60
+    assert {"7-blue", "queen-red", "castle-yellow", "10-green", "1-blue"} <= set(gz.CARDS)
+    assert len(gz.STACK_RANKS) == 14 and "queen" not in gz.STACK_RANKS
+
+
+def test_setup_shuffles_in_secret_and_deals_three_private_cards_to_each_seat():
+    game = start(gz, {"players": 3})
+    assert kinds(game.events) == ["DeckShuffled", "CardsDealt", "CardsDealt", "CardsDealt", "GameStarted"]
+    shuffle = game.events[0]
+    assert shuffle.audience == () and len(shuffle.secret["chance_result"]) == 60
+    assert shuffle.public["chance"]["draw"] == "permutation" and shuffle.public["chance"]["n"] == 60
+    dealt = {event.public["seat"]: event for event in game.events[1:4]}
+    for seat, event in dealt.items():
+        assert event.audience == (seat,) and event.public["count"] == 3 and "cards" not in event.public
+        assert hand(game, seat) == event.secret["cards"]
+    assert len({card for event in dealt.values() for card in event.secret["cards"]}) == 9
+    assert game.view(SPECTATOR)["deck_size"] == 51
+    assert gz.to_act(game.state) == ["p1"]
+
+
+def test_first_seat_plays_first_and_is_configurable():
+    game = start(gz, {"players": 3, "first_seat": "p2"})
+    assert gz.to_act(game.state) == ["p2"]
+    assert violation(game, "p1", PlayCard(hand(game, "p1")[0])) == "not_your_turn"
+    assert gz.legal_commands(game.state, "p1") == []
+
+
+# --- a turn -------------------------------------------------------------------------------------
+
+def test_a_played_card_goes_on_its_rank_stack_scores_and_the_seat_draws_one_secret_card():
+    game = position({"p1": ["7-blue", "king-red", "3-green"], **FILLER}, deck=["5-red"])
+    events = game.act("p1", PlayCard("7-blue"))
+    assert kinds(events) == ["CardPlayed", "CardsDrawn", "TurnBegan"]
+    assert events[0].public == {"seat": "p1", "card": "7-blue", "stack": "7", "position": 1, "points": 0, "locks": False}
+    assert events[1].audience == ("p1",) and events[1].secret == {"cards": ["5-red"]} and "cards" not in events[1].public
+    assert sorted(hand(game, "p1")) == ["3-green", "5-red", "king-red"]
+    assert game.view(SPECTATOR)["stacks"]["7"]["cards"] == ["7-blue"]
+    assert gz.to_act(game.state) == ["p2"]
+
+
+def test_a_card_goes_only_on_its_own_stack():
+    game = position({"p1": ["7-blue", "king-red", "3-green"], **FILLER})
+    assert violation(game, "p1", PlayCard("7-blue", stack="8")) == "wrong_stack"
+    game.act("p1", PlayCard("7-blue", stack="7"))
+
+
+def test_number_cards_score_0_1_3_1():
+    game = position({"p1": ["7-blue", "7-green", "king-red"], "p2": ["7-red", "7-yellow", "2-blue"]})
+    scored = []
+    for seat, card in [("p1", "7-blue"), ("p2", "7-red"), ("p1", "7-green"), ("p2", "7-yellow")]:
+        scored.append(game.act(seat, PlayCard(card))[0].public["points"])
+    assert scored == [0, 1, 3, 1]
+    assert game.view(SPECTATOR)["points"] == {"p1": 3, "p2": 2}
+
+
+@pytest.mark.parametrize("rank, row", [("king", [5, 5, 5, 5]), ("bishop", [1, 2, 2, 1]), ("knight", [1, 2, 2, 1]),
+                                       ("castle", [1, 1, 1, 1]), ("10", [0, 1, 3, 1])])
+def test_each_rank_scores_its_table_row_for_the_nth_card_on_its_stack(rank, row):
+    game = position({"p1": [f"{rank}-blue", f"{rank}-green", "2-blue"], "p2": [f"{rank}-red", f"{rank}-yellow", "2-green"]})
+    scored = [game.act(seat, PlayCard(f"{rank}-{suit}"))[0].public["points"]
+              for seat, suit in [("p1", "blue"), ("p2", "red"), ("p1", "green"), ("p2", "yellow")]]
+    assert scored == row
+
+
+def test_a_stack_holds_at_most_four_cards():
+    game = position({"p1": ["queen-blue", "king-red", "3-green"], **FILLER},
+                    stacks={"7": ["7-blue", "7-green", "7-red", "7-yellow"]})
+    assert violation(game, "p1", PlayCard("queen-blue", stack="7")) == "stack_full"
+    assert gz.placement_problem(game.state, "7", "7") == ("stack_full", "the 7 stack already holds 4 cards")
+
+
+def test_queen_is_played_only_on_a_stack_of_exactly_three():
+    game = position({"p1": ["queen-blue", "king-red", "3-green"], **FILLER}, stacks={"7": ["7-blue", "7-green"]})
+    assert violation(game, "p1", PlayCard("queen-blue", stack="7")) == "queen_needs_three"
+    assert violation(game, "p1", PlayCard("queen-blue", stack="9")) == "queen_needs_three"
+    assert violation(game, "p1", PlayCard("queen-blue")) == "queen_needs_stack"
+    assert violation(game, "p1", PlayCard("queen-blue", stack="queen")) == "unknown_stack"
+    assert not any(command.card == "queen-blue" for command in gz.legal_commands(game.state, "p1"))
+
+
+def test_queen_cannot_lock_the_castle_stack():
+    game = position({"p1": ["queen-blue", "king-red", "3-green"], "p2": ["castle-yellow", "2-green", "2-red"]},
+                    stacks={"castle": ["castle-blue", "castle-green", "castle-red"]})
+    assert violation(game, "p1", PlayCard("queen-blue", stack="castle")) == "queen_on_castle"
+    assert PlayCard("queen-blue", stack="castle") not in gz.legal_commands(game.state, "p1")
+    game.act("p1", PlayCard("king-red"))
+    assert PlayCard("castle-yellow") in gz.legal_commands(game.state, "p2")
+
+
+def test_queen_scores_as_the_fourth_card_and_locks_the_stack_for_its_remaining_card():
+    game = position({"p1": ["queen-blue", "king-red", "3-green"], "p2": ["7-yellow", "queen-red", "2-red"]},
+                    stacks={"7": ["7-blue", "7-green", "7-red"]})
+    assert PlayCard("queen-blue", stack="7") in gz.legal_commands(game.state, "p1")
+    played = game.act("p1", PlayCard("queen-blue", stack="7"))[0]
+    assert played.public["points"] == 2 and played.public["position"] == 4 and played.public["locks"]
+    board = game.view(SPECTATOR)["stacks"]["7"]
+    assert board == {"cards": ["7-blue", "7-green", "7-red"], "queen": "queen-blue", "locked": True, "size": 4}
+    assert violation(game, "p2", PlayCard("7-yellow")) == "stack_locked"
+    assert violation(game, "p2", PlayCard("queen-red", stack="7")) == "stack_locked"
+    assert [command.card for command in gz.legal_commands(game.state, "p2")] == ["2-red"]
+
+
+def test_second_bishop_may_move_a_locking_queen():
+    game = position({"p1": ["bishop-green", "king-red", "3-green"], "p2": ["7-yellow", "2-green", "2-red"]},
+                    stacks={"7": ["7-blue", "7-green", "7-red"], "5": ["5-blue", "5-green", "5-red"],
+                            "bishop": ["bishop-blue"]}, queens={"7": "queen-blue"})
+    move = PlayCard("bishop-green", move_queen_from="7", move_queen_to="5")
+    assert move in gz.legal_commands(game.state, "p1")
+    events = game.act("p1", move)
+    assert kinds(events)[:2] == ["CardPlayed", "QueenMoved"]
+    assert events[0].public["points"] == 2 and game.view(SPECTATOR)["points"]["p1"] == 2  # the move scores nothing
+    assert events[1].public == {"seat": "p1", "queen": "queen-blue", "from": "7", "to": "5"}
+    stacks = game.view(SPECTATOR)["stacks"]
+    assert not stacks["7"]["locked"] and stacks["5"]["queen"] == "queen-blue"
+    assert PlayCard("7-yellow") in gz.legal_commands(game.state, "p2")
+
+
+def test_third_bishop_may_move_a_queen_onto_the_bishop_stack_it_completes():
+    game = position({"p1": ["bishop-green", "king-red", "3-green"], **FILLER},
+                    stacks={"7": ["7-blue", "7-green", "7-red"], "bishop": ["bishop-blue", "bishop-red"]},
+                    queens={"7": "queen-blue"})
+    assert gz.queen_moves(game.state) == [("7", "bishop")]
+    game.act("p1", PlayCard("bishop-green", move_queen_from="7", move_queen_to="bishop"))
+    assert game.view(SPECTATOR)["stacks"]["bishop"]["locked"]
+
+
+def test_bishop_power_is_optional():
+    game = position({"p1": ["bishop-green", "king-red", "3-green"], **FILLER},
+                    stacks={"7": ["7-blue", "7-green", "7-red"], "5": ["5-blue", "5-green", "5-red"],
+                            "bishop": ["bishop-blue"]}, queens={"7": "queen-blue"})
+    events = game.act("p1", PlayCard("bishop-green"))
+    assert "QueenMoved" not in kinds(events)
+    assert game.view(SPECTATOR)["stacks"]["7"]["queen"] == "queen-blue"
+
+
+@pytest.mark.parametrize("bishops_down", [0, 3])
+def test_only_the_second_and_third_bishop_have_the_power(bishops_down):
+    bishop_stack = ["bishop-blue", "bishop-red", "bishop-yellow"][:bishops_down]
+    game = position({"p1": ["bishop-green", "king-red", "3-green"], **FILLER},
+                    stacks={"7": ["7-blue", "7-green", "7-red"], "5": ["5-blue", "5-green", "5-red"],
+                            "bishop": bishop_stack}, queens={"7": "queen-blue"})
+    assert violation(game, "p1", PlayCard("bishop-green", move_queen_from="7", move_queen_to="5")) == \
+        "bishop_power_unavailable"
+    assert violation(game, "p1", PlayCard("king-red", move_queen_from="7", move_queen_to="5")) == \
+        "bishop_power_unavailable"
+    assert all(command.move_queen_from is None for command in gz.legal_commands(game.state, "p1"))
+
+
+@pytest.mark.parametrize("source, target", [
+    ("5", "7"),          # the source stack is not locked
+    ("7", "castle"),     # never onto the Castles
+    ("7", "9"),          # the target holds two cards
+    ("7", "8"),          # the target is already locked
+    ("7", "7"),          # another stack
+    ("7", None), (None, "5"),
+    ("7", "dragon"),
+])
+def test_a_queen_moves_from_a_locked_stack_to_another_non_castle_stack_of_three(source, target):
+    game = position({"p1": ["bishop-green", "king-red", "3-green"], **FILLER},
+                    stacks={"7": ["7-blue", "7-green", "7-red"], "5": ["5-blue", "5-green", "5-red"],
+                            "8": ["8-blue", "8-green", "8-red"], "9": ["9-blue", "9-green"],
+                            "castle": ["castle-blue", "castle-green", "castle-red"], "bishop": ["bishop-blue"]},
+                    queens={"7": "queen-blue", "8": "queen-red"})
+    assert violation(game, "p1", PlayCard("bishop-green", move_queen_from=source, move_queen_to=target)) == \
+        "invalid_queen_move"
+    assert sorted(gz.queen_moves(game.state)) == [("7", "5"), ("8", "5")]
+
+
+def test_knight_returns_cards_to_the_bottom_and_draws_replacements():
+    game = position({"p1": ["knight-green", "7-blue", "king-red"], **FILLER}, stacks={"knight": ["knight-blue"]},
+                    deck=["5-red", "6-red", "8-red"])
+    legal = gz.legal_commands(game.state, "p1")
+    for returned in [("7-blue",), ("king-red",), ("7-blue", "king-red"), ("king-red", "7-blue")]:
+        assert PlayCard("knight-green", knight_return=returned) in legal
+    size_before = game.view(SPECTATOR)["deck_size"]
+    events = game.act("p1", PlayCard("knight-green", knight_return=("7-blue", "king-red")))
+    assert kinds(events) == ["CardPlayed", "CardsReturned", "CardsDrawn", "TurnBegan"]
+    assert events[0].public["points"] == 2
+    assert events[1].audience == ("p1",) and events[1].secret == {"cards": ["7-blue", "king-red"]}
+    assert "cards" not in events[1].public and events[1].public["count"] == 2
+    assert events[2].secret == {"cards": ["5-red", "6-red", "8-red"]}
+    assert sorted(hand(game, "p1")) == ["5-red", "6-red", "8-red"]
+    assert game.view(ORGANIZER)["deck"][-2:] == ["7-blue", "king-red"]
+    assert game.view(SPECTATOR)["deck_size"] == size_before - 1
+
+
+def test_knight_may_return_just_one_card():
+    game = position({"p1": ["knight-green", "7-blue", "king-red"], **FILLER},
+                    stacks={"knight": ["knight-blue", "knight-red"]}, deck=["5-red", "6-red"])
+    game.act("p1", PlayCard("knight-green", knight_return=("king-red",)))
+    assert sorted(hand(game, "p1")) == ["5-red", "6-red", "7-blue"]
+    assert game.view(ORGANIZER)["deck"][-1] == "king-red"
+
+
+@pytest.mark.parametrize("returned", [("knight-green",), ("5-red",), ("7-blue", "7-blue"),
+                                      ("7-blue", "king-red", "3-green"), ("ace-of-spades",)])
+def test_knight_returns_only_the_other_cards_it_was_played_with(returned):
+    game = position({"p1": ["knight-green", "7-blue", "king-red"], **FILLER}, stacks={"knight": ["knight-blue"]},
+                    deck=["5-red"])
+    assert violation(game, "p1", PlayCard("knight-green", knight_return=returned)) == "invalid_knight_return"
+
+
+@pytest.mark.parametrize("knights_down", [0, 3])
+def test_only_the_second_and_third_knight_have_the_power(knights_down):
+    game = position({"p1": ["knight-green", "7-blue", "king-red"], **FILLER},
+                    stacks={"knight": ["knight-blue", "knight-red", "knight-yellow"][:knights_down]})
+    assert violation(game, "p1", PlayCard("knight-green", knight_return=("7-blue",))) == "knight_power_unavailable"
+    assert violation(game, "p1", PlayCard("7-blue", knight_return=("king-red",))) == "knight_power_unavailable"
+    assert [command.knight_return for command in gz.legal_commands(game.state, "p1")] == [None, None, None]
+    game.act("p1", PlayCard("knight-green", knight_return=()))  # an empty return is no return
+
+
+def test_knight_returning_cards_to_an_empty_deck_draws_the_same_cards_back():
+    game = position({"p1": ["knight-green", "7-blue", "queen-red"], "p2": ["knight-yellow", "queen-blue"],
+                     "p3": ["queen-green", "queen-yellow"]},
+                    stacks={"knight": ["knight-blue", "knight-red"]}, rest="stacks")
+    assert game.view(SPECTATOR)["deck_size"] == 0
+    events = game.act("p1", PlayCard("knight-green", knight_return=("7-blue", "queen-red")))
+    assert kinds(events) == ["CardPlayed", "CardsReturned", "CardsDrawn", "TurnBegan"]
+    assert events[2].secret == {"cards": ["7-blue", "queen-red"]}
+    assert game.view(SPECTATOR)["deck_size"] == 0
+
+
+# --- when a seat cannot play --------------------------------------------------------------------
+
+def test_a_seat_with_no_playable_card_passes():
+    game = position({"p1": ["queen-blue", "7-red", "8-red"], **FILLER},
+                    stacks={"7": ["7-blue", "7-green", "7-yellow"], "8": ["8-blue", "8-green", "8-yellow"]},
+                    queens={"7": "queen-green", "8": "queen-yellow"})
+    assert gz.legal_commands(game.state, "p1") == [PassTurn()]
+    assert violation(game, "p1", PlayCard("7-red")) == "stack_locked"
+    assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
+    events = game.act("p1", PassTurn())
+    assert kinds(events) == ["TurnPassed", "TurnBegan"] and gz.outcome(game.state) is None
+    assert game.view(SPECTATOR)["passed"] == ["p1"] and gz.to_act(game.state) == ["p2"]
+
+
+def test_a_seat_that_can_play_cannot_pass():
+    game = start(gz)
+    assert violation(game, "p1", PassTurn()) == "cannot_pass_with_playable_card"
+
+
+def test_three_queens_force_a_redraw():
+    game = position({"p1": ["queen-blue", "queen-green", "queen-red"], **FILLER},
+                    stacks={"7": ["7-blue", "7-green"]})
+    assert gz.legal_commands(game.state, "p1") == [RedrawHand()]
+    assert violation(game, "p1", PassTurn()) == "must_redraw"
+    assert violation(game, "p1", PlayCard("queen-blue", stack="7")) == "must_redraw"
+    events = game.act("p1", RedrawHand())
+    assert kinds(events) == ["HandShown", "DeckShuffled", "CardsDrawn"]
+    shown, shuffled, drawn = events
+    assert shown.secret is None and shown.public["cards"] == ["queen-blue", "queen-green", "queen-red"]
+    assert shuffled.audience == () and shuffled.public["reason"] == "redraw"
+    assert drawn.audience == ("p1",) and len(drawn.secret["cards"]) == 3
+    assert game.view(SPECTATOR)["shown_hands"] == [{"seat": "p1", "cards": shown.public["cards"]}]
+    assert game.view(SPECTATOR)["deck_size"] == 60 - 2 - 6
+    # The same turn goes on: the seat now plays a card.
+    assert gz.to_act(game.state) == ["p1"] and game.view(SPECTATOR)["redrew"]
+    legal = gz.legal_commands(game.state, "p1")
+    assert legal and all(isinstance(command, PlayCard) for command in legal)
+    assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
+    game.act("p1", legal[0])
+    assert gz.to_act(game.state) == ["p2"] and not game.view(SPECTATOR)["redrew"]
+
+
+def test_two_queens_and_a_locked_card_force_a_redraw():
+    game = position({"p1": ["queen-blue", "queen-green", "7-red"], **FILLER},
+                    stacks={"7": ["7-blue", "7-green", "7-yellow"]}, queens={"7": "queen-yellow"})
+    assert gz.legal_commands(game.state, "p1") == [RedrawHand()]
+    events = game.act("p1", RedrawHand())
+    assert events[0].public["cards"] == ["queen-blue", "queen-green", "7-red"] and len(hand(game, "p1")) == 3
+
+
+def test_two_queens_and_a_playable_card_play_that_card():
+    game = position({"p1": ["queen-blue", "queen-green", "7-red"], **FILLER})
+    assert gz.legal_commands(game.state, "p1") == [PlayCard("7-red")]
+    assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
+
+
+def test_queens_that_can_lock_a_stack_are_played_not_redrawn():
+    game = position({"p1": ["queen-blue", "queen-green", "queen-red"], **FILLER},
+                    stacks={"7": ["7-blue", "7-green", "7-red"]})
+    assert RedrawHand() not in gz.legal_commands(game.state, "p1")
+    assert PlayCard("queen-blue", stack="7") in gz.legal_commands(game.state, "p1")
+
+
+def stuck_endgame() -> Game:
+    """p1 holds three dead Queens, the deck is only the dead 7, p2 holds the last Castle."""
+    return position({"p1": ["queen-blue", "queen-green", "queen-red"], "p2": ["castle-blue"]},
+                    stacks={"7": ["7-blue", "7-green", "7-yellow"]}, queens={"7": "queen-yellow"},
+                    deck=["7-red"], rest="stacks")
+
+
+def test_a_seat_still_stuck_after_its_redraw_passes_and_redraws_at_most_once_a_turn():
+    game = stuck_endgame()
+    assert gz.legal_commands(game.state, "p1") == [RedrawHand()]
+    game.act("p1", RedrawHand())
+    assert game.view(SPECTATOR)["deck_size"] == 1
+    assert gz.legal_commands(game.state, "p1") == [PassTurn()]
+    assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
+    game.act("p1", PassTurn())
+    game.act("p2", PlayCard("castle-blue"))
+    assert game.view(SPECTATOR)["deck_size"] == 0 and game.view(SPECTATOR)["passed"] == []
+
+
+def test_with_an_empty_deck_a_stuck_hand_of_queens_passes_instead_of_redrawing():
+    game = stuck_endgame()
+    game.act("p1", RedrawHand())
+    game.act("p1", PassTurn())
+    game.act("p2", PlayCard("castle-blue"))
+    assert gz.legal_commands(game.state, "p1") == [PassTurn()]
+    assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
+
+
+# --- the end ------------------------------------------------------------------------------------
+
+def test_game_ends_when_the_deck_is_empty_and_every_seat_with_cards_has_passed():
+    game = stuck_endgame()
+    game.act("p1", RedrawHand())
+    game.act("p1", PassTurn())
+    game.act("p2", PlayCard("castle-blue"))
+    game.act("p1", PassTurn())
+    assert gz.outcome(game.state) is None and gz.to_act(game.state) == ["p2"]
+    events = game.act("p2", PassTurn())
+    assert kinds(events) == ["TurnPassed", "GameEnded"]
+    result = gz.outcome(game.state)
+    assert result["reason"] == "no_card_can_be_played"
+    assert gz.to_act(game.state) == [] and gz.legal_commands(game.state, "p1") == []
+    assert violation(game, "p1", PassTurn()) == "game_over"
+
+
+def test_a_pass_while_the_deck_has_cards_does_not_end_the_game():
+    game = stuck_endgame()
+    game.act("p1", RedrawHand())
+    game.act("p1", PassTurn())
+    assert gz.outcome(game.state) is None and game.view(SPECTATOR)["deck_size"] == 1
+
+
+def test_seats_with_empty_hands_are_skipped():
+    game = position({"p1": ["castle-blue", "queen-blue", "7-red"], "p2": [], "p3": ["queen-green", "queen-red"]},
+                    stacks={"7": ["7-blue", "7-green", "7-yellow"]}, queens={"7": "queen-yellow"}, rest="stacks")
+    game.act("p1", PlayCard("castle-blue"))
+    assert gz.to_act(game.state) == ["p3"]
+
+
+def locked_out(p1: list[str], p2: list[str], config: dict | None = None) -> Game:
+    """An empty deck, every stack full but the locked 7 and 8 stacks; p1 and p2 hold dead cards."""
+    return position({"p1": p1, "p2": p2}, stacks={"7": ["7-blue", "7-green", "7-yellow"],
+                                                  "8": ["8-blue", "8-green", "8-yellow"]},
+                    queens={"7": "queen-red", "8": "queen-yellow"}, rest="stacks", config=config)
+
+
+def play_out_passes(game: Game) -> dict:
+    """Both seats pass until the game ends; the outcome."""
+    while gz.outcome(game.state) is None:
+        seat = gz.to_act(game.state)[0]
+        game.act(seat, PassTurn())
+    return gz.outcome(game.state)
+
+
+def test_cards_left_in_hand_cost_their_penalty():
+    game = locked_out(["queen-blue", "7-red"], ["queen-green", "8-red"])
+    result = play_out_passes(game)
+    assert result["penalties"] == {"p1": 3, "p2": 3}  # Queen 2 + number card 1
+    assert result["scores"] == {"p1": -3, "p2": -3} and result["points"] == {"p1": 0, "p2": 0}
+
+
+def test_a_knight_left_in_hand_costs_three():
+    game = position({"p1": ["queen-blue", "knight-red"], "p2": ["queen-green", "7-red"]},
+                    stacks={"7": ["7-blue", "7-green", "7-yellow"], "knight": ["knight-blue", "knight-green",
+                                                                               "knight-yellow"]},
+                    queens={"7": "queen-red", "knight": "queen-yellow"}, rest="stacks")
+    result = play_out_passes(game)
+    assert result["penalties"] == {"p1": 5, "p2": 3} and result["winners"] == ["p2"]
+
+
+def test_final_score_is_points_minus_penalties_and_the_highest_wins():
+    game = position({"p1": ["queen-blue", "7-red"], "p2": ["queen-green", "8-red", "castle-yellow"]},
+                    stacks={"7": ["7-blue", "7-green", "7-yellow"], "8": ["8-blue", "8-green", "8-yellow"],
+                            "castle": ["castle-blue", "castle-green", "castle-red"]},
+                    queens={"7": "queen-red", "8": "queen-yellow"}, rest="stacks")
+    game.act("p1", PassTurn())
+    game.act("p2", PlayCard("castle-yellow"))
+    result = play_out_passes(game)
+    assert result["points"] == {"p1": 0, "p2": 1} and result["scores"] == {"p1": -3, "p2": -2}
+    assert result["winners"] == ["p2"]
+
+
+def test_ties_share_the_win():
+    result = play_out_passes(locked_out(["queen-blue", "7-red"], ["queen-green", "8-red"]))
+    assert result["winners"] == ["p1", "p2"]
+
+
+def test_scoring_table_is_configurable():
+    scoring = {"number": {"3": 7, "hand": -4}, "queen": {"4": 10, "hand": -9}, "king": {"1": 2}}
+    config = config_from_dict(gz.Config, {"scoring": scoring})
+    assert config.scoring["number"] == {"1": 0, "2": 1, "3": 7, "4": 1, "hand": -4}
+    assert config.scoring["knight"] == gz.DEFAULT_SCORING["knight"]
+    game = position({"p1": ["7-red", "king-red", "3-green"], "p2": ["queen-blue", "2-green", "2-red"]},
+                    stacks={"7": ["7-blue", "7-green"]}, config={"scoring": scoring})
+    assert game.act("p1", PlayCard("7-red"))[0].public["points"] == 7
+    assert game.act("p2", PlayCard("queen-blue", stack="7"))[0].public["points"] == 10
+    assert game.act("p1", PlayCard("king-red"))[0].public["points"] == 2
+    ended = play_out_passes(locked_out(["queen-blue", "7-red"], ["queen-green", "8-red"], {"scoring": scoring}))
+    assert ended["penalties"] == {"p1": 13, "p2": 13}
+
+
+# --- commands that do not fit -------------------------------------------------------------------
+
+def test_commands_name_real_cards_from_the_own_hand():
+    game = position({"p1": ["7-blue", "king-red", "3-green"], **FILLER})
+    assert violation(game, "p1", PlayCard("ace-of-spades")) == "unknown_card"
+    assert violation(game, "p1", PlayCard("2-blue")) == "card_not_in_hand"
+    assert violation(game, "p2", PlayCard("2-blue")) == "not_your_turn"
+    assert violation(game, "p9", PassTurn()) == "not_your_turn"
+
+
+def test_a_command_of_another_game_is_refused():
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    from domain.ruleset import Command
+
+    @dataclass(frozen=True)
+    class CallBluff(Command):
+        type: ClassVar[str] = "call_bluff"
+
+    game = start(gz)
+    assert violation(game, "p1", CallBluff()) == "unknown_command"
+
+
+def test_every_legal_command_is_accepted_and_nothing_else_in_a_crafted_position():
+    game = position({"p1": ["bishop-green", "knight-green", "queen-red"], **FILLER},
+                    stacks={"7": ["7-blue", "7-green", "7-red"], "5": ["5-blue", "5-green", "5-red"],
+                            "bishop": ["bishop-blue"], "knight": ["knight-blue"]}, queens={"7": "queen-blue"})
+    legal = gz.legal_commands(game.state, "p1")
+    assert len(legal) == 1 + 1 + 1 + 1 + 4  # queen on 5; bishop, bishop moving 7->5; knight and 4 returns
+    for command in legal:
+        gz.decide(copy_state(game.state), "p1", command, game.chance())
+
+
+# --- what each viewer sees ----------------------------------------------------------------------
+
+def scan(view: dict) -> str:
+    """The view as JSON text, to look for card ids that must not be there."""
+    return json.dumps(view)
+
+
+def assert_view_hides(game: Game, viewer: Viewer, allowed_hand: list[str]) -> None:
+    """The view names no card of another hand or of the deck (unless public: stacks, shown hands)."""
+    state = game.state
+    public = {card for pile in state["stacks"].values() for card in pile["cards"] + [pile["queen"]] if card}
+    public |= {card for shown in state["shown"] for card in shown["cards"]}
+    hidden = {card for seat, cards in state["hands"].items() for card in cards} | set(state["deck"])
+    text = scan(game.view(viewer))
+    for card in hidden - public - set(allowed_hand):
+        assert f'"{card}"' not in text, f"{viewer.label} sees {card}"
+
+
+def test_a_seat_sees_its_own_hand_but_no_other_hand_nor_the_deck():
+    game = start(gz, {"players": 4})
+    for _ in range(12):
+        seat = gz.to_act(game.state)[0]
+        game.act(seat, gz.legal_commands(game.state, seat)[-1])
+        for viewer_seat in game.seats:
+            viewer = Viewer("seat", viewer_seat)
+            view = game.view(viewer)
+            assert view["hand"] == game.state["hands"][viewer_seat]
+            assert "hands" not in view and "deck" not in view
+            assert_view_hides(game, viewer, view["hand"])
+
+
+def test_spectators_see_stacks_scores_hand_sizes_and_deck_size_only():
+    game = start(gz, {"players": 3})
+    for _ in range(6):
+        seat = gz.to_act(game.state)[0]
+        game.act(seat, gz.legal_commands(game.state, seat)[0])
+    view = game.view(SPECTATOR)
+    assert {"stacks", "points", "hand_sizes", "deck_size", "shown_hands", "turn"} <= set(view)
+    assert "hand" not in view and "hands" not in view and "deck" not in view
+    assert view["hand_sizes"] == {"p1": 3, "p2": 3, "p3": 3} and view["deck_size"] == 60 - 9 - 6
+    assert_view_hides(game, SPECTATOR, [])
+
+
+def test_a_shown_hand_is_public_but_the_redrawn_hand_is_not():
+    game = position({"p1": ["queen-blue", "queen-green", "queen-red"], **FILLER})
+    game.act("p1", RedrawHand())
+    new_hand = hand(game, "p1")
+    for viewer in (SPECTATOR, Viewer("seat", "p2")):
+        view = game.view(viewer)
+        assert view["shown_hands"][0]["cards"] == ["queen-blue", "queen-green", "queen-red"]
+        assert_view_hides(game, viewer, view.get("hand", []))
+        for card in new_hand:
+            if card not in ("queen-blue", "queen-green", "queen-red"):
+                assert f'"{card}"' not in scan(view)
+
+
+def test_organizers_see_everything_including_the_deck_order():
+    game = start(gz, {"players": 3})
+    view = game.view(ORGANIZER)
+    assert view["deck"] == game.state["deck"] and len(view["deck"]) == 51
+    assert view["hands"] == game.state["hands"]
+
+
+def test_everyone_sees_everything_after_the_end():
+    game = locked_out(["queen-blue", "7-red"], ["queen-green", "8-red"])
+    play_out_passes(game)
+    for viewer in (Viewer("spectator", sees_all=True), Viewer("seat", "p2", sees_all=True)):
+        view = game.view(viewer)
+        assert view["hands"] == {"p1": ["queen-blue", "7-red"], "p2": ["queen-green", "8-red"]}
+        assert view["deck"] == []
+
+
+def test_views_are_copies_not_references_into_the_state():
+    game = start(gz)
+    view = game.view(ORGANIZER)
+    before = json.dumps(game.state, sort_keys=True)
+    view["hands"]["p1"].append("x")
+    view["deck"].clear()
+    view["stacks"]["7"]["cards"].append("x")
+    view["shown_hands"].append("x")
+    assert json.dumps(game.state, sort_keys=True) == before
+
+
+def test_no_public_event_part_names_a_hidden_card():
+    game = start(gz, {"players": 3})
+    for _ in range(30):
+        seat = gz.to_act(game.state)[0]
+        game.act(seat, gz.legal_commands(game.state, seat)[-1])
+    for event in game.events:
+        if event.kind in ("CardPlayed", "QueenMoved", "HandShown"):
+            continue  # these cards are face up on the table
+        text = json.dumps(event.public)
+        assert not any(f'"{card}"' in text for card in gz.CARDS), event
+        if event.secret is not None:
+            assert event.audience in ((), (event.public.get("seat"),))
