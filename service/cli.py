@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import runpy
 import sys
 from typing import Any
 
@@ -22,7 +23,9 @@ def _serve(args: argparse.Namespace) -> int:
             conf_file = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "deploy",
                                      "gunicorn.conf.py")
             if os.path.exists(conf_file):
-                self.load_config_from_file(conf_file)
+                for key, value in runpy.run_path(conf_file).items():
+                    if key in self.cfg.settings and value is not None:
+                        self.cfg.set(key, value)
             self.cfg.set("bind", f"{args.host}:{args.port}")
             if args.workers is not None:
                 self.cfg.set("workers", args.workers)
