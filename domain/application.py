@@ -18,8 +18,8 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
 from domain import rulesets
-from domain.errors import (ConcurrentWrite, IdempotencyKeyReused, InvalidConfig, MatchNotFound, SeatUnavailable,
-                           UnknownRuleset, VersionMismatch)
+from domain.errors import (ConcurrentWrite, IdempotencyKeyReused, InvalidConfig, InvalidJoinOptions, MatchNotFound,
+                           SeatUnavailable, UnknownRuleset, VersionMismatch)
 from domain.match import Match
 from domain.records import canonical, sha256_hex
 from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
@@ -92,7 +92,8 @@ class MatchApp(Application):
         self.save(match)
         return match
 
-    def join(self, match_id: str, name: str, seat: str | None = None, client_seed: str = "") -> tuple[str, str, Match]:
+    def join(self, match_id: str, name: str, seat: str | None = None, client_seed: str = "",
+             options: dict | None = None) -> tuple[str, str, Match]:
         """Take a seat (the requested one, or the first free); returns seat, bearer token, match."""
         token = secrets.token_urlsafe(32)
         for _ in range(JOIN_ATTEMPTS):
@@ -105,7 +106,7 @@ class MatchApp(Application):
             if seat is not None and seat not in free:
                 raise SeatUnavailable(f"seat {seat!r} is taken")
             chosen = seat or free[0]
-            match.join(chosen, name, client_seed, token_hash(token))
+            match.join(chosen, name, client_seed, token_hash(token), self._join_options(match, chosen, options))
             try:
                 self.save(match)
             except IntegrityError:
@@ -141,6 +142,20 @@ class MatchApp(Application):
                     return again[0], again[1], self.match(match_id)
             raise ConcurrentWrite("another command was recorded first; re-read the match and retry") from None
         return first, last, match
+
+    @staticmethod
+    def _join_options(match: Match, seat: str, options: dict | None) -> dict:
+        ruleset = match.ruleset
+        if not options:
+            options = {}
+        if not hasattr(ruleset, "join_options"):
+            if options:
+                raise InvalidJoinOptions(f"{match.ruleset_id} takes no join options", field=sorted(options)[0])
+            return {}
+        try:
+            return ruleset.join_options(match.parsed_config, seat, options)
+        except ConfigError as exc:
+            raise InvalidJoinOptions(str(exc), field=exc.field) from None
 
     @staticmethod
     def _remembered(match: Match, seat: str, key: str, fingerprint: str) -> tuple[int, int] | None:

@@ -32,6 +32,12 @@ class InvalidConfig(MatchError):
     code = "invalid_config"
 
 
+class InvalidJoinOptions(MatchError):
+    """The join options (e.g. a deck list) do not fit the ruleset."""
+
+    code = "invalid_join_options"
+
+
 class SeatUnavailable(MatchError):
     """The requested seat does not exist or is taken, or every seat is taken."""
 

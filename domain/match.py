@@ -147,13 +147,22 @@ class Match(Aggregate):
         return self.commands.get(f"{seat}\n{key}")
 
     # ----- commands -----------------------------------------------------------------------
-    def join(self, seat: str, name: str, client_seed: str, token_hash: str) -> None:
-        """Seat a player; when the last seat is taken, the ruleset's setup runs."""
+    def join(self, seat: str, name: str, client_seed: str, token_hash: str, options: dict | None = None) -> None:
+        """Seat a player; when the last seat is taken, the ruleset's setup runs.
+
+        Join options (a deck list) stay server-side in `meta`; the ruleset's setup records
+        what of them the game needs, with the secrecy the game gives them.
+        """
         self._record(Event(SEAT_JOINED, {"seat": seat, "name": name, "client_seed": client_seed}),
-                     meta={"token_hash": token_hash})
+                     meta={"token_hash": token_hash, "options": _json_copy(options or {})})
         if self.status == "active":
             ruleset = self.ruleset
-            for event in ruleset.setup(self.parsed_config, list(self.seat_order), self.chance()):
+            if hasattr(ruleset, "join_options"):
+                seat_options = {s: _json_copy(self.seats[s].get("options", {})) for s in self.seat_order}
+                events = ruleset.setup(self.parsed_config, list(self.seat_order), self.chance(), seat_options)
+            else:
+                events = ruleset.setup(self.parsed_config, list(self.seat_order), self.chance())
+            for event in events:
                 self._record(event)
             self._finish_if_over()
 
@@ -202,7 +211,8 @@ class Match(Aggregate):
         if record.kind == SEAT_JOINED:
             self.seats[record.public["seat"]] = {
                 "name": record.public["name"], "client_seed": record.public["client_seed"],
-                "token_hash": record.meta.get("token_hash", ""), "joined_at": record.timestamp.isoformat()}
+                "token_hash": record.meta.get("token_hash", ""), "joined_at": record.timestamp.isoformat(),
+                "options": record.meta.get("options", {})}
             if not self.free_seats():
                 self.status = "active"
         elif record.kind == MATCH_FINISHED:

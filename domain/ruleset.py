@@ -15,6 +15,11 @@ A ruleset is a module (or small package) exposing:
     outcome(state) -> dict | None                   None while the game runs
     view(state, viewer) -> dict                     the state as that viewer may see it
 
+Optionally, a ruleset that takes per-seat choices when a seat joins (a deck list) exposes
+    join_options(config, seat, raw: dict) -> dict   validates them; raises ConfigError
+and then its setup takes them: setup(config, seats, chance, seat_options: dict[str, dict]).
+Without `join_options`, a join with options is refused.
+
 State is plain JSON data (dicts with str keys, lists, str, int, bool, None) so snapshots
 store it as it is. `evolve` may update the state it is given and returns it; code that
 needs the state before an event (decide simulating a sequence) works on `copy_state`.

@@ -31,6 +31,7 @@ class JoinBody(Schema):
     seat = StrictString(allow_none=True, load_default=None, validate=validate.Length(max=32))
     client_seed = StrictString(load_default="", validate=validate.Regexp(r"^(?:[0-9a-fA-F]{2}){0,64}$",
                                                                            error="must be hex, at most 64 bytes"))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
 
 
 def summary_response(match, status: int = 200, headers: dict | None = None) -> Response:
@@ -79,7 +80,8 @@ class Seats(MethodView):
     def post(self, match_id: str) -> Response:
         """Join a match; the bearer token is shown only in this response."""
         body = load(JoinBody())
-        seat, token, match = gambit().matches.join(match_id, body["name"], body["seat"], body["client_seed"].lower())
+        seat, token, match = gambit().matches.join(match_id, body["name"], body["seat"], body["client_seed"].lower(),
+                                                     body["options"])
         response = jsonify({"seat": seat, "token": token, "match_id": match.match_id, "version": match.version})
         response.status_code = 201
         response.headers["Cache-Control"] = "no-store"

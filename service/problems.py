@@ -19,6 +19,7 @@ _MATCH_ERROR_STATUS = {
     errors.MatchNotFound: 404,
     errors.UnknownRuleset: 422,
     errors.InvalidConfig: 422,
+    errors.InvalidJoinOptions: 422,
     errors.SeatUnavailable: 409,
     errors.VersionMismatch: 412,
     errors.ConcurrentWrite: 409,

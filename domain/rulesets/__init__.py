@@ -9,6 +9,8 @@ _MODULES = {
     "gambitz": "domain.rulesets.gambitz",
     "gambit-board": "domain.rulesets.gambit_board",
     "dragons-gambit": "domain.rulesets.dragons_gambit",
+    "gambit-tcg": "domain.rulesets.gambit_tcg",
+    "gattai-conflict": "domain.rulesets.gattai_conflict",
 }
 
 

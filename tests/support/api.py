@@ -17,13 +17,15 @@ def create_match(client, ruleset: str, config: dict | None = None) -> dict:
     return response.get_json()
 
 
-def join_all(client, match: dict, client_seeds: dict | None = None) -> dict:
-    """Join every seat of a match; returns seat → token."""
+def join_all(client, match: dict, client_seeds: dict | None = None, options: dict | None = None) -> dict:
+    """Join every seat of a match (with per-seat join options, if given); returns seat → token."""
     tokens = {}
     for seat in [s["seat"] for s in match["seats"]]:
         body = {"name": f"player-{seat}", "seat": seat}
         if client_seeds and seat in client_seeds:
             body["client_seed"] = client_seeds[seat]
+        if options and seat in options:
+            body["options"] = options[seat]
         response = client.post(f"/matches/{match['match_id']}/seats", json=body)
         assert response.status_code == 201, response.get_json()
         tokens[seat] = response.get_json()["token"]

@@ -83,22 +83,28 @@ class Game:
         return self.ruleset.view(self.state, viewer)
 
 
-def start(ruleset: ModuleType, config: dict | None = None, *, server_seed: bytes = SEED, base_version: int = 0) -> Game:
-    """Create a game with every seat joined and setup done."""
+def start(ruleset: ModuleType, config: dict | None = None, *, server_seed: bytes = SEED, base_version: int = 0,
+          seat_options: dict | None = None) -> Game:
+    """Create a game with every seat joined and setup done (join options validated as the match does)."""
     cfg = config_from_dict(ruleset.Config, config)
     seats = ruleset.seat_names(cfg)
     game = Game(ruleset, cfg, seats, ruleset.initial_state(cfg, list(seats)), server_seed, base_version=base_version)
-    game.record(ruleset.setup(cfg, list(seats), game.chance()))
+    if hasattr(ruleset, "join_options"):
+        options = {seat: ruleset.join_options(cfg, seat, (seat_options or {}).get(seat, {})) for seat in seats}
+        game.record(ruleset.setup(cfg, list(seats), game.chance(), json.loads(json.dumps(options))))
+    else:
+        assert not seat_options, f"{ruleset.RULESET_ID} takes no join options"
+        game.record(ruleset.setup(cfg, list(seats), game.chance()))
     # The state a snapshot stores must survive JSON unchanged.
     assert json.loads(json.dumps(game.state)) == game.state
     return game
 
 
 def random_playout(ruleset: ModuleType, config: dict | None, rng: random.Random, *, max_steps: int = 5000,
-                   server_seed: bytes | None = None, check=None) -> Game:
+                   server_seed: bytes | None = None, check=None, seat_options: dict | None = None) -> Game:
     """Play random legal commands until the game has an outcome; `check(game)` runs after each step."""
     seed = server_seed if server_seed is not None else rng.randbytes(32)
-    game = start(ruleset, config, server_seed=seed)
+    game = start(ruleset, config, server_seed=seed, seat_options=seat_options)
     for _ in range(max_steps):
         if ruleset.outcome(game.state) is not None:
             return game
