@@ -11,7 +11,7 @@ import hmac
 import os
 import secrets
 from typing import Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -39,6 +39,7 @@ def storage_env(database_url: str) -> dict[str, str]:
         os.makedirs(directory, exist_ok=True)
         return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path, "SQLITE_LOCK_TIMEOUT": "10"}
     if parsed.scheme in ("postgresql", "postgres"):
+        query = parse_qs(parsed.query)
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": parsed.path.lstrip("/") or "postgres",
@@ -46,7 +47,12 @@ def storage_env(database_url: str) -> dict[str, str]:
             "POSTGRES_PORT": str(parsed.port or 5432),
             "POSTGRES_USER": unquote(parsed.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(parsed.password or ""),
-            "POSTGRES_ORIGINATOR_ID_TYPE": "uuid",
+            "POSTGRES_SCHEMA": query.get("schema", ["public"])[0],
+            "POSTGRES_POOL_SIZE": query.get("pool_size", ["5"])[0],
+            "POSTGRES_MAX_OVERFLOW": query.get("max_overflow", ["10"])[0],
+            "POSTGRES_CONNECT_TIMEOUT": query.get("connect_timeout", ["5"])[0],
+            "POSTGRES_PRE_PING": "y",
+            "ORIGINATOR_ID_TYPE": "uuid",
         }
     raise ValueError(f"unsupported database URL scheme: {parsed.scheme!r}")
 

@@ -14,7 +14,7 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 from domain.application import MatchApp
 from domain.match import MATCH_CREATED, MATCH_FINISHED, SEAT_JOINED
@@ -71,15 +71,24 @@ class CrossMatchIndex:
         import psycopg  # imported only when PostgreSQL is configured
 
         parsed = urlparse(self.url)
+        schema = parse_qs(parsed.query).get("schema", ["public"])[0]
         return psycopg.connect(host=parsed.hostname or "127.0.0.1", port=parsed.port or 5432,
-                               user=parsed.username or "postgres", password=parsed.password or "",
-                               dbname=parsed.path.lstrip("/") or "postgres", autocommit=True)
+                               user=unquote(parsed.username or "postgres"), password=unquote(parsed.password or ""),
+                               dbname=parsed.path.lstrip("/") or "postgres", autocommit=True,
+                               options=f"-c search_path={schema}", connect_timeout=5)
 
     def _conn(self) -> Any:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._local.conn = self._connect()
         return conn
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
 
     def _sql(self, statement: str) -> str:
         return statement if self._sqlite else statement.replace("?", "%s")

@@ -20,6 +20,11 @@ class Gambit:
     matches: MatchApp
     index: CrossMatchIndex
 
+    def close(self) -> None:
+        """Release the store's connections (tests and graceful shutdown)."""
+        self.index.close()
+        self.matches.close()
+
 
 def gambit() -> Gambit:
     """The Gambit objects of the running app."""

@@ -6,12 +6,21 @@ import pytest
 
 from service.app import create_app
 from service.settings import Settings
+from tests.stores import BACKENDS, database_url_for
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request, tmp_path):
+    """A fresh event store, once on SQLite and once on PostgreSQL."""
+    url, drop = database_url_for(request.param, tmp_path)
+    yield url
+    drop()
 
 
 @pytest.fixture
-def settings(tmp_path) -> Settings:
-    """Settings for an app on its own SQLite file."""
-    return Settings(database_url=f"sqlite:///{tmp_path / 'store.sqlite3'}", data_dir=str(tmp_path))
+def settings(database_url, tmp_path) -> Settings:
+    """Settings for an app on its own fresh store."""
+    return Settings(database_url=database_url, data_dir=str(tmp_path))
 
 
 @pytest.fixture
@@ -19,7 +28,8 @@ def app(settings):
     """A fresh app."""
     flask_app = create_app(settings)
     flask_app.testing = True
-    return flask_app
+    yield flask_app
+    flask_app.extensions["gambit"].close()
 
 
 @pytest.fixture

@@ -19,14 +19,24 @@ from tests.support.independent_verifier import VerificationError, verify_export
 
 @pytest.fixture
 def db_path(tmp_path):
-    """A fresh SQLite store file."""
+    """A fresh SQLite store file (for the tests that open the file itself)."""
     return tmp_path / "store.sqlite3"
 
 
 @pytest.fixture
-def matches(db_path):
-    """The match application on that store."""
-    return MatchApp(env=storage_env(f"sqlite:///{db_path}"))
+def matches(database_url):
+    """The match application on a fresh store (SQLite and PostgreSQL)."""
+    app = MatchApp(env=storage_env(database_url))
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def sqlite_matches(db_path):
+    """The match application on a SQLite file the test can open itself."""
+    app = MatchApp(env=storage_env(f"sqlite:///{db_path}"))
+    yield app
+    app.close()
 
 
 def _started(matches: MatchApp, players: int = 3) -> tuple[str, dict]:
@@ -163,7 +173,8 @@ def test_an_idempotency_key_reused_for_another_command_is_refused(matches):
         matches.act(match_id, seat, other, idempotency_key="k-2")
 
 
-def test_tokens_are_never_stored_and_their_hashes_never_exported(matches, db_path):
+def test_tokens_are_never_stored_and_their_hashes_never_exported(sqlite_matches, db_path):
+    matches = sqlite_matches
     match_id, tokens = _started(matches, players=2)
     raw = db_path.read_bytes() + (db_path.parent / (db_path.name + "-wal")).read_bytes() if (db_path.parent / (db_path.name + "-wal")).exists() else db_path.read_bytes()
     export = _export(matches, match_id)
@@ -172,7 +183,8 @@ def test_tokens_are_never_stored_and_their_hashes_never_exported(matches, db_pat
         assert matches.match(match_id).token_hashes()[seat] not in export
 
 
-def test_an_export_verifies_independently_and_a_tampered_row_does_not(matches, db_path):
+def test_an_export_verifies_independently_and_a_tampered_row_does_not(sqlite_matches, db_path):
+    matches = sqlite_matches
     match_id, _ = _started(matches)
     _play(matches, match_id, random.Random(9), 10_000)
     assert matches.match(match_id).status == "finished"

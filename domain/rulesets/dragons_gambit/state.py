@@ -1,0 +1,259 @@
+"""The state of a match and `evolve`, which folds one recorded event into it.
+
+State (plain JSON):
+- `config`: the match config as a dict; `seats`: seat names in turn order.
+- `phase`: "dealing" (no round in play) | "peek" (initial peek running) | "turn" |
+  "scoring" (the last final turn has ended; only seen inside `decide`) | "over".
+- `draw_pile` (index 0 is the top), `discard` (last is the top), `grids` {seat: [4 card ids]},
+  `drawn` {"seat", "card"} | None, `tokens` {card id: non-zero int} for cards in grids only.
+- `seen` {seat: sorted card ids}: cards whose value that seat has legitimately seen and which are
+  still trackable (in a grid or in its hand). A card leaving for the discard pile is dropped from
+  every set: it is face up, and once reshuffled nobody can follow it. Positions of grid cards are
+  public (every move names its slots), so knowing a card id is knowing where it is; the unseen
+  swap moves ids without adding any, which is how a seat loses sight of its own slot.
+- `current`, `turns_taken`, `caller`, `call_version`, `final_turns_left`, `pending_ability`
+  {"seat", "face"}, `peeked` {seat: bool}: the round's turn bookkeeping.
+- `evidence`: versions of this round's hidden chance events (deal, reshuffles), opened by the
+  Final Gambit ruling. `scores`, `history` (one entry per finished round), `last_round`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+
+from domain.ruleset import Event, config_to_dict
+
+from .cards import ABILITIES, CARD_IDS, FACE, GRID_SLOTS, TOKEN_DELTA, Config
+
+
+def initial_state(config: Config, seats: list[str]) -> dict:
+    """The state before the first deal."""
+    return {
+        "config": config_to_dict(config), "seats": list(seats), "phase": "dealing", "round": 0,
+        "current": None, "round_first_seat": None, "draw_pile": [], "discard": [],
+        "grids": {s: [] for s in seats}, "tokens": {}, "seen": {s: [] for s in seats},
+        "drawn": None, "pending_ability": None, "caller": None, "call_version": None,
+        "final_turns_left": [], "turns_taken": {s: 0 for s in seats}, "peeked": {s: False for s in seats},
+        "evidence": [], "scores": {s: 0 for s in seats}, "history": [], "last_round": None,
+    }
+
+
+def fast_copy(state: dict) -> dict:
+    """An independent copy of a plain-JSON state (cheaper than deepcopy for this shape)."""
+    return json.loads(json.dumps(state))
+
+
+def card_value(state: dict, card: str) -> int:
+    """A card's value: its face plus the tokens on it."""
+    return FACE[card] + state["tokens"].get(card, 0)
+
+
+def round_first_seat(state: dict, round_no: int) -> str:
+    """Who opens a round: `first_seat` in round 1, then the next seat each round (house rule)."""
+    seats = state["seats"]
+    start = seats.index(state["config"]["first_seat"])
+    return seats[(start + round_no - 1) % len(seats)]
+
+
+def next_seat(state: dict, seat: str) -> str:
+    """The seat after `seat` in turn order."""
+    seats = state["seats"]
+    return seats[(seats.index(seat) + 1) % len(seats)]
+
+
+def deal_layout(permutation: list[int], seats: list[str]) -> tuple[dict[str, list[str]], list[str]]:
+    """Grids and draw pile from a shuffle: cards go round the table, slot 0 first, like a dealer's."""
+    order = [CARD_IDS[i] for i in permutation]
+    grids: dict[str, list[str]] = {s: [] for s in seats}
+    position = 0
+    for _slot in range(GRID_SLOTS):
+        for seat in seats:
+            grids[seat].append(order[position])
+            position += 1
+    return grids, order[position:]
+
+
+def reshuffled_pile(discard: list[str], permutation: list[int]) -> list[str]:
+    """The new draw pile: the discard pile without its top card, in the drawn order."""
+    pool = discard[:-1]
+    return [pool[i] for i in permutation]
+
+
+def _learn(state: dict, seat: str, card: str) -> None:
+    known = state["seen"][seat]
+    if card not in known:
+        bisect.insort(known, card)
+
+
+def _forget_everywhere(state: dict, card: str) -> None:
+    for known in state["seen"].values():
+        if card in known:
+            known.remove(card)
+
+
+def _to_discard(state: dict, card: str) -> None:
+    # Tokens travel to the discard pile with the card and are then removed.
+    state["tokens"].pop(card, None)
+    _forget_everywhere(state, card)
+    state["discard"].append(card)
+
+
+def _end_turn(state: dict) -> None:
+    seat = state["current"]
+    state["turns_taken"][seat] += 1
+    if state["caller"] is not None and seat != state["caller"] and seat in state["final_turns_left"]:
+        state["final_turns_left"].remove(seat)
+    if state["caller"] is not None and not state["final_turns_left"]:
+        state["phase"] = "scoring"
+        state["current"] = None
+        return
+    state["current"] = next_seat(state, seat)
+
+
+def _round_dealt(state: dict, event: Event) -> None:
+    seats = state["seats"]
+    grids, pile = deal_layout(event.secret["chance_result"], seats)
+    round_no = state["round"] + 1
+    first = round_first_seat(state, round_no)
+    state.update({
+        "round": round_no, "phase": "peek", "grids": grids, "draw_pile": pile, "discard": [], "tokens": {},
+        "seen": {s: [] for s in seats}, "drawn": None, "pending_ability": None, "caller": None,
+        "call_version": None, "final_turns_left": [], "turns_taken": {s: 0 for s in seats},
+        "peeked": {s: False for s in seats}, "evidence": [event.version], "current": first,
+        "round_first_seat": first,
+    })
+
+
+def _initial_cards_peeked(state: dict, event: Event) -> None:
+    seat = event.public["seat"]
+    state["peeked"][seat] = True
+    for slot in event.public["slots"]:
+        _learn(state, seat, state["grids"][seat][slot])
+
+
+def _discard_started(state: dict, event: Event) -> None:
+    _to_discard(state, state["draw_pile"].pop(0))
+    state["phase"] = "turn"
+
+
+def _draw_pile_reshuffled(state: dict, event: Event) -> None:
+    state["draw_pile"] = reshuffled_pile(state["discard"], event.secret["chance_result"])
+    state["discard"] = state["discard"][-1:]
+    state["evidence"].append(event.version)
+
+
+def _card_drawn(state: dict, event: Event) -> None:
+    seat = event.public["seat"]
+    card = state["draw_pile"].pop(0)
+    state["drawn"] = {"seat": seat, "card": card}
+    _learn(state, seat, card)
+
+
+def _drawn_card_swapped(state: dict, event: Event) -> None:
+    seat, slot = event.public["seat"], event.public["slot"]
+    grid = state["grids"][seat]
+    old, grid[slot] = grid[slot], state["drawn"]["card"]
+    state["drawn"] = None
+    _to_discard(state, old)
+    _end_turn(state)
+
+
+def _drawn_card_discarded(state: dict, event: Event) -> None:
+    card = state["drawn"]["card"]
+    state["drawn"] = None
+    _to_discard(state, card)
+    if FACE[card] in ABILITIES:
+        state["pending_ability"] = {"seat": event.public["seat"], "face": FACE[card]}
+    else:
+        _end_turn(state)
+
+
+def _token_added(state: dict, event: Event) -> None:
+    card = state["grids"][event.public["target_seat"]][event.public["slot"]]
+    total = state["tokens"].get(card, 0) + TOKEN_DELTA[state["pending_ability"]["face"]]
+    if total:
+        state["tokens"][card] = total
+    else:
+        state["tokens"].pop(card, None)
+    state["pending_ability"] = None
+    _end_turn(state)
+
+
+def _card_peeked(state: dict, event: Event) -> None:
+    card = state["grids"][event.public["target_seat"]][event.public["slot"]]
+    _learn(state, event.public["seat"], card)
+    state["pending_ability"] = None
+    _end_turn(state)
+
+
+def _cards_blind_swapped(state: dict, event: Event) -> None:
+    mine, theirs = state["grids"][event.public["seat"]], state["grids"][event.public["other_seat"]]
+    a, b = event.public["slot"], event.public["other_slot"]
+    mine[a], theirs[b] = theirs[b], mine[a]
+    state["pending_ability"] = None
+    _end_turn(state)
+
+
+def _ability_skipped(state: dict, event: Event) -> None:
+    state["pending_ability"] = None
+    _end_turn(state)
+
+
+def _discard_taken(state: dict, event: Event) -> None:
+    seat, slot = event.public["seat"], event.public["slot"]
+    taken = state["discard"].pop()
+    grid = state["grids"][seat]
+    old, grid[slot] = grid[slot], taken
+    # The taken card was face up for all to see, so every seat legitimately knows it.
+    for other in state["seats"]:
+        _learn(state, other, taken)
+    _to_discard(state, old)
+    _end_turn(state)
+
+
+def _final_gambit_called(state: dict, event: Event) -> None:
+    caller = event.public["seat"]
+    state["caller"] = caller
+    state["call_version"] = event.version
+    others, seat = [], next_seat(state, caller)
+    while seat != caller:
+        others.append(seat)
+        seat = next_seat(state, seat)
+    state["final_turns_left"] = others
+    _end_turn(state)
+
+
+def _round_ended(state: dict, event: Event) -> None:
+    public = event.public
+    state["scores"] = dict(public["scores"])
+    state["history"].append({"round": public["round"], "totals": dict(public["totals"]),
+                             "penalties": dict(public["penalties"])})
+    state["last_round"] = {
+        "round": public["round"], "caller": public["caller"], "totals": dict(public["totals"]),
+        "penalties": dict(public["penalties"]), "round_winners": list(public["round_winners"]),
+        # Card ids are left out: they are reused by the next deal, where they are secret again.
+        "hands": {seat: [{k: c[k] for k in ("slot", "face", "tokens", "value")} for c in cards]
+                  for seat, cards in public["hands"].items()},
+    }
+    state["current"] = None
+    state["phase"] = "over" if public["match_over"] else "dealing"
+
+
+_EVOLVERS = {
+    "RoundDealt": _round_dealt, "InitialCardsPeeked": _initial_cards_peeked, "DiscardStarted": _discard_started,
+    "DrawPileReshuffled": _draw_pile_reshuffled, "CardDrawn": _card_drawn, "DrawnCardSwapped": _drawn_card_swapped,
+    "DrawnCardDiscarded": _drawn_card_discarded, "TokenAdded": _token_added, "CardPeeked": _card_peeked,
+    "CardsBlindSwapped": _cards_blind_swapped, "AbilitySkipped": _ability_skipped, "DiscardTaken": _discard_taken,
+    "FinalGambitCalled": _final_gambit_called, "RoundEnded": _round_ended,
+}
+
+EVENT_KINDS: tuple[str, ...] = tuple(_EVOLVERS)
+
+
+def evolve(state: dict, event: Event) -> dict:
+    """Fold one recorded event into the state; never validates (unknown kinds are ignored)."""
+    apply = _EVOLVERS.get(event.kind)
+    if apply is not None:
+        apply(state, event)
+    return state

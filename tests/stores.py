@@ -1,0 +1,59 @@
+"""The two event stores every store-touching test runs against: SQLite and PostgreSQL.
+
+PostgreSQL comes from GAMBIT_TEST_POSTGRES_URL (default: the server the project's machines
+provide). Each test gets its own schema, dropped afterwards. Without a server the PostgreSQL
+tests skip with the reason — except in CI (CI=true), where a missing server is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from urllib.parse import urlparse
+
+import pytest
+
+DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
+BACKENDS = ["sqlite", "postgres"]
+
+
+def postgres_url() -> str:
+    """The PostgreSQL server tests use."""
+    return os.environ.get("GAMBIT_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL)
+
+
+def _connect(url: str):
+    import psycopg
+
+    parsed = urlparse(url)
+    return psycopg.connect(host=parsed.hostname or "127.0.0.1", port=parsed.port or 5432,
+                           user=parsed.username or "postgres", password=parsed.password or "",
+                           dbname=parsed.path.lstrip("/") or "postgres", autocommit=True, connect_timeout=3)
+
+
+def postgres_schema_url() -> tuple[str, callable]:
+    """A URL to a fresh schema on the test server, and a function that drops it."""
+    base = postgres_url()
+    try:
+        conn = _connect(base)
+    except Exception as exc:  # any connection failure: the server is not there
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must run the PostgreSQL tests, but no server answers at {base}: {exc}")
+        pytest.skip(f"no PostgreSQL server at {base} (set GAMBIT_TEST_POSTGRES_URL): {exc}")
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    conn.execute(f'CREATE SCHEMA "{schema}"')
+    conn.close()
+
+    def drop() -> None:
+        with _connect(base) as cleanup:
+            cleanup.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+    separator = "&" if "?" in base else "?"
+    return f"{base}{separator}schema={schema}", drop
+
+
+def database_url_for(backend: str, tmp_path) -> tuple[str, callable]:
+    """A fresh store of that backend for one test, and its clean-up."""
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.sqlite3'}", lambda: None
+    return postgres_schema_url()
