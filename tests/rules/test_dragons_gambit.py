@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from domain.chance import Chance, Drawn
-from domain.ruleset import ConfigError, Event, RuleViolation, Viewer, config_from_dict, copy_state
+from domain.ruleset import ConfigError, RuleViolation, Viewer, config_from_dict, copy_state
 from domain.rulesets import dragons_gambit as dg
 from domain.rulesets.dragons_gambit import (
     AddToken, BlindSwap, CallFinalGambit, DiscardDrawnCard, DrawCard, PeekCards, PeekOtherCard, PeekOwnCard,

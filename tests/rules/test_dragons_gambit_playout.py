@@ -7,9 +7,11 @@ import json
 import random
 import re
 
+import pytest
+
 from domain.ruleset import Viewer, copy_state
 from domain.rulesets import dragons_gambit as dg
-from tests.support.harness import Game, start
+from tests.support.harness import Game, random_playout, start
 
 CARD_ID = re.compile(r'"(c\d\d)"')
 
@@ -71,16 +73,19 @@ def check_invariants(game: Game) -> None:
     if s["phase"] == "turn":
         assert s["discard"] and not (s["drawn"] and s["pending_ability"])
     assert (dg.outcome(s) is None) == bool(dg.to_act(s))
-    assert json.loads(json.dumps(s)) == s
 
 
 def check_every_legal_command_is_accepted(game: Game) -> None:
-    """Decide every listed command on a copy of the state."""
+    """Decide every listed command on a copy of the state (one copy: decide never mutates it)."""
+    state = copy_state(game.state)
+    assert json.loads(json.dumps(state)) == state
     for seat in game.seats:
-        for command in dg.legal_commands(game.state, seat):
-            assert dg.decide(copy_state(game.state), seat, command, game.chance())
+        for command in dg.legal_commands(state, seat):
+            assert dg.decide(state, seat, command, game.chance())
+    assert state == game.state
 
 
+@pytest.mark.slow
 def test_random_playouts_keep_the_invariants_and_replay_exactly():
     rng = random.Random(20261122)
     seen = collections.Counter()
@@ -182,6 +187,20 @@ def test_views_never_show_a_card_the_viewer_may_not_know():
         play(rng, check, 0.05 if match % 3 == 0 else 0.3)
 
 
+def test_public_parts_of_events_name_only_face_up_cards():
+    rng = random.Random(11)
+    for match in range(40):
+        game = play(rng, lambda game: None, 0.05 if match % 2 else 0.3)
+        state = dg.initial_state(game.config, list(game.seats))
+        for event in game.events:
+            before = set(state["discard"])
+            state = dg.evolve(state, event)
+            named = set(CARD_ID.findall(json.dumps(event.public)))
+            if event.kind == "RoundEnded":
+                continue  # the reveal of every hand
+            assert named <= before | set(state["discard"]), event.kind
+
+
 def test_organizers_see_every_card_and_the_draw_pile_order():
     game = start(dg, {"players": 4})
     board = dg.view(game.state, Viewer("organizer", sees_all=True))
@@ -198,3 +217,10 @@ def test_a_view_is_a_copy_not_the_state():
     board["scores"]["p1"] = 99
     board["discard"].clear()
     assert json.dumps(game.state, sort_keys=True) == before
+
+
+def test_the_harness_random_playout_finishes_matches_with_uniform_choices():
+    rng = random.Random(3)
+    for _ in range(40):
+        game = random_playout(dg, random_config(rng), rng, check=check_invariants)
+        assert game.replayed_state() == game.state
