@@ -535,6 +535,21 @@ def test_commands_name_real_cards_from_the_own_hand():
     assert violation(game, "p9", PassTurn()) == "not_your_turn"
 
 
+def test_nothing_can_be_done_before_the_deal():
+    config = config_from_dict(gz.Config, {})
+    state = gz.initial_state(config, gz.seat_names(config))
+    assert gz.to_act(state) == [] and gz.legal_commands(state, "p1") == [] and gz.outcome(state) is None
+    with pytest.raises(RuleViolation) as info:
+        gz.decide(state, "p1", PassTurn(), None)
+    assert info.value.rule == "not_started"
+
+
+def test_a_malformed_knight_return_is_refused_as_a_rule_violation():
+    game = position({"p1": ["knight-green", "7-blue", "king-red"], **FILLER}, stacks={"knight": ["knight-blue"]})
+    assert violation(game, "p1", PlayCard("knight-green", knight_return=5)) == "invalid_knight_return"
+    assert violation(game, "p1", PlayCard(["7-blue"])) == "unknown_card"
+
+
 def test_a_command_of_another_game_is_refused():
     from dataclasses import dataclass
     from typing import ClassVar

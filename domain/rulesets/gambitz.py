@@ -1,0 +1,530 @@
+"""Gambitz: build one stack per rank, score the Nth card played on it, lock stacks with Queens.
+
+The rules page is /work/shared/rules/gambitz.md (seed: Gambitz, (c) 2014 Tod Teeple). Decisions
+taken where the seed and the rules page are silent, so that replays and clients can rely on them:
+
+- Cards are named `<rank>-<suit>` ("7-blue", "queen-red"). The deck is a list, top first; a
+  Knight's returned cards go to the end (the bottom) in the order the command lists them.
+- Setup is one hidden shuffle (organizers only), then each seat in order takes the top 3 cards
+  (one secret per seat): a uniform shuffle makes this the same as dealing round-robin.
+- A Queen names the stack it locks (`stack`); other cards go to their own rank's stack.
+- Bishop power: the command names `move_queen_from` (a locked stack) and `move_queen_to` (a
+  non-Castle, unlocked stack holding exactly 3 cards once the Bishop lies on its stack, so a
+  3rd Bishop may attract the Queen onto the Bishop stack itself).
+- Knight power: `knight_return` lists one or both of the cards the seat held *besides* the
+  Knight when it played it (never the card drawn this turn). The events run play, score, put
+  to bottom, draw 1 + k: since the normal draw takes the top card and the returned cards go
+  under the whole deck, this hands out exactly the cards that "draw 1, put k under, draw k"
+  would, even when the deck is short or empty (then the returned cards come straight back).
+- Redraw: forced when the seat cannot play, holds exactly three cards that are three Queens or
+  two Queens and a card of a locked stack, and the deck is not empty (with an empty deck the
+  reshuffle would hand back the same three cards forever, so the seat passes instead). It is
+  a `redraw` command (the only legal one then): the hand is shown and returned, the deck is
+  reshuffled (hidden), the seat draws 3 and its turn goes on. At most one redraw per turn: a
+  seat that still cannot play afterwards passes. This always terminates: at most 4 cards
+  can ever be unplayable (each locked stack kills one card and takes one Queen), so while the
+  deck is non-empty the 3 x seats >= 6 cards in hand include a playable one and some seat
+  plays within every round; each play lays a card down for good and shrinks the deck by one.
+- End: after a pass, when the deck is empty and every seat holding cards has passed since the
+  last card was played; after a play, when every hand is empty (kept for the rules page's sake:
+  each Queen either stays in a hand or strands the last card of the stack it locks, so at least
+  4 cards always stay in hands). Seats with empty hands are skipped. The scoring table's "hand" entries are signed score changes per card left in hand
+  (-1 by default); the outcome reports `penalties` as positive amounts and
+  `scores` = points - penalties.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from domain.ruleset import ORGANIZER, Command, ConfigError, Event, RuleViolation, State, Viewer, chance_event
+
+RULESET_ID = "gambitz"
+
+SUITS = ("blue", "green", "red", "yellow")
+RANKS = ("queen", "king", "bishop", "knight", "castle") + tuple(str(n) for n in range(1, 11))
+STACK_RANKS = RANKS[1:]  # Queens have no stack of their own.
+CARDS = tuple(f"{rank}-{suit}" for rank in RANKS for suit in SUITS)
+_KNOWN_CARDS = frozenset(CARDS)
+HAND_SIZE = 3
+STACK_LIMIT = 4
+POWER_POSITIONS = (2, 3)  # the 2nd and 3rd Bishop / Knight have a power
+
+DEFAULT_SCORING: dict[str, dict[str, int]] = {
+    "number": {"1": 0, "2": 1, "3": 3, "4": 1, "hand": -1},
+    "king": {"1": 5, "2": 5, "3": 5, "4": 5, "hand": -5},
+    "queen": {"4": 2, "hand": -2},
+    "bishop": {"1": 1, "2": 2, "3": 2, "4": 1, "hand": -2},
+    "knight": {"1": 1, "2": 2, "3": 2, "4": 1, "hand": -3},
+    "castle": {"1": 1, "2": 1, "3": 1, "4": 1, "hand": -1},
+}
+
+
+def rank_of(card: str) -> str:
+    """The rank of a card id ("7-blue" -> "7")."""
+    return card.rsplit("-", 1)[0]
+
+
+def group_of(rank: str) -> str:
+    """The scoring-table row of a rank: "number" for 1-10, else the rank itself."""
+    return "number" if rank.isdigit() else rank
+
+
+def _complete_scoring(raw: object) -> object:
+    """A partial table filled in from the defaults; malformed input is kept for validate()."""
+    if not isinstance(raw, dict):
+        return raw
+    out: dict = {}
+    for group, default_row in DEFAULT_SCORING.items():
+        row = raw.get(group, {})
+        out[group] = {**default_row, **row} if isinstance(row, dict) else row
+    out.update({group: row for group, row in raw.items() if group not in DEFAULT_SCORING})
+    return out
+
+
+@dataclass(frozen=True)
+class Config:
+    """Match config: seat count, opening seat and the scoring table.
+
+    `scoring` maps a rank group (number, king, queen, bishop, knight, castle) to points for the
+    Nth card on its stack ("1".."4"; the Queen only "4") and "hand", the signed score change per
+    card of that group left in hand at the end. Groups or keys left out keep their defaults.
+    """
+
+    players: int = 2
+    first_seat: str = "p1"
+    scoring: dict[str, dict[str, int]] = field(default_factory=lambda: copy.deepcopy(DEFAULT_SCORING))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scoring", _complete_scoring(self.scoring))
+
+    def validate(self) -> None:
+        """Raise ConfigError for a seat count, opening seat or scoring table we cannot play."""
+        if isinstance(self.players, bool) or not isinstance(self.players, int) or not 2 <= self.players <= 8:
+            raise ConfigError("players", "must be an integer from 2 to 8")
+        if self.first_seat not in seat_names(self):
+            raise ConfigError("first_seat", f"must be one of {', '.join(seat_names(self))}")
+        if not isinstance(self.scoring, dict):
+            raise ConfigError("scoring", "must be an object of rank groups")
+        for group, row in self.scoring.items():
+            if group not in DEFAULT_SCORING:
+                raise ConfigError("scoring", f"unknown rank group {group!r} (known: {', '.join(DEFAULT_SCORING)})")
+            if not isinstance(row, dict):
+                raise ConfigError("scoring", f"{group} must be an object")
+            for key, value in row.items():
+                if key not in DEFAULT_SCORING[group]:
+                    raise ConfigError("scoring", f"unknown key {key!r} for {group} (known: {', '.join(DEFAULT_SCORING[group])})")
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ConfigError("scoring", f"{group}.{key} must be an integer")
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlayCard(Command):
+    """Play a card from hand onto its stack (a Queen names the stack it locks), with optional powers.
+
+    `move_queen_from`/`move_queen_to`: a 2nd or 3rd Bishop's Queen move. `knight_return`: a 2nd
+    or 3rd Knight's cards to put on the bottom of the deck, in that order.
+    """
+
+    type: ClassVar[str] = "play"
+    card: str
+    stack: str | None = None
+    move_queen_from: str | None = None
+    move_queen_to: str | None = None
+    knight_return: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class PassTurn(Command):
+    """Pass: allowed only when no card in hand can be played and no redraw is due."""
+
+    type: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True)
+class RedrawHand(Command):
+    """Show and return a hand of three Queens (or two Queens and a locked card), reshuffle, draw 3."""
+
+    type: ClassVar[str] = "redraw"
+
+
+COMMANDS = (PlayCard, PassTurn, RedrawHand)
+
+
+# --- state and predicates shared by decide and legal_commands ------------------------------------
+
+def seat_names(config: Config) -> list[str]:
+    """The seats p1..pN."""
+    return [f"p{n}" for n in range(1, config.players + 1)]
+
+
+def initial_state(config: Config, seats: list[str]) -> State:
+    """The table before the shuffle: the deck in catalogue order, empty hands and stacks."""
+    return {
+        "seats": list(seats), "first_seat": config.first_seat, "scoring": copy.deepcopy(config.scoring),
+        "phase": "setup", "turn": None, "end_reason": None,
+        "deck": list(CARDS), "hands": {seat: [] for seat in seats},
+        "stacks": {rank: {"cards": [], "queen": None} for rank in STACK_RANKS},
+        "points": {seat: 0 for seat in seats},
+        "passed": [],  # seats that passed since the last card was played
+        "redrew": False,  # the seat to act has redrawn this turn
+        "shown": [],  # hands shown by redraws, public for good
+    }
+
+
+def placement_problem(state: State, rank: str, stack: str) -> tuple[str, str] | None:
+    """Why a card of `rank` cannot go on `stack` now (rule id, detail), or None if it can."""
+    pile = state["stacks"][stack]
+    if rank == "queen" and stack == "castle":
+        return "queen_on_castle", "the Castle stack can never be locked"
+    if pile["queen"] is not None:
+        return "stack_locked", f"the {stack} stack is locked by {pile['queen']}"
+    if len(pile["cards"]) >= STACK_LIMIT:
+        return "stack_full", f"the {stack} stack already holds {STACK_LIMIT} cards"
+    if rank == "queen" and len(pile["cards"]) != STACK_LIMIT - 1:
+        return "queen_needs_three", f"a Queen goes only on a stack of exactly 3 cards; {stack} holds {len(pile['cards'])}"
+    return None
+
+
+def queen_targets(state: State) -> list[str]:
+    """The stacks a Queen could lock now."""
+    return [stack for stack in STACK_RANKS if placement_problem(state, "queen", stack) is None]
+
+
+def is_playable(state: State, card: str) -> bool:
+    """Whether a card could be played now (anywhere it may go)."""
+    rank = rank_of(card)
+    if rank == "queen":
+        return bool(queen_targets(state))
+    return placement_problem(state, rank, rank) is None
+
+
+def must_redraw(state: State, seat: str) -> bool:
+    """Whether the seat to act is stuck with Queens (and a locked card) and must redraw first."""
+    hand = state["hands"][seat]
+    if state["redrew"] or not state["deck"] or len(hand) != HAND_SIZE:
+        return False
+    if any(is_playable(state, card) for card in hand):
+        return False
+    others = [card for card in hand if rank_of(card) != "queen"]
+    return not others or (len(others) == 1 and state["stacks"][rank_of(others[0])]["queen"] is not None)
+
+
+def next_position(state: State, rank: str) -> int:
+    """The position (1-4) a card of `rank` would take on its stack; a Queen is always the 4th."""
+    return STACK_LIMIT if rank == "queen" else len(state["stacks"][rank]["cards"]) + 1
+
+
+def has_power(rank: str, position: int) -> bool:
+    """Whether playing this card at this position grants the Bishop's or the Knight's power."""
+    return rank in ("bishop", "knight") and position in POWER_POSITIONS
+
+
+def queen_moves(state: State) -> list[tuple[str, str]]:
+    """The (from, to) Queen moves a Bishop played now onto its stack would allow."""
+    def natural(stack: str) -> int:
+        return len(state["stacks"][stack]["cards"]) + (1 if stack == "bishop" else 0)
+    locked = [stack for stack in STACK_RANKS if state["stacks"][stack]["queen"] is not None]
+    open_three = [stack for stack in STACK_RANKS
+                  if stack != "castle" and state["stacks"][stack]["queen"] is None and natural(stack) == STACK_LIMIT - 1]
+    return [(src, dst) for src in locked for dst in open_three]
+
+
+def knight_returns(state: State, seat: str, knight: str) -> list[tuple[str, ...]]:
+    """Every ordered choice of one or both of the other cards held when playing this Knight."""
+    others = [card for card in state["hands"][seat] if card != knight]
+    return [combo for size in (1, 2) for combo in itertools.permutations(others, size)]
+
+
+def playable_commands(state: State, seat: str) -> list[PlayCard]:
+    """Every play the seat may make now, each power option listed separately."""
+    commands: list[PlayCard] = []
+    for card in state["hands"][seat]:
+        rank = rank_of(card)
+        if rank == "queen":
+            commands.extend(PlayCard(card, stack=stack) for stack in queen_targets(state))
+            continue
+        if placement_problem(state, rank, rank) is not None:
+            continue
+        commands.append(PlayCard(card))
+        if not has_power(rank, next_position(state, rank)):
+            continue
+        if rank == "bishop":
+            commands.extend(PlayCard(card, move_queen_from=src, move_queen_to=dst) for src, dst in queen_moves(state))
+        else:
+            commands.extend(PlayCard(card, knight_return=combo) for combo in knight_returns(state, seat, card))
+    return commands
+
+
+# --- setup and decide ---------------------------------------------------------------------------
+
+def _shuffle_event(drawn, reason: str, deck_size: int) -> Event:
+    return chance_event("DeckShuffled", drawn, {"reason": reason, "deck_size": deck_size}, hidden_from_all_but=())
+
+
+def _draw_event(kind: str, seat: str, cards: list[str], deck_size: int) -> Event:
+    return Event(kind, {"seat": seat, "count": len(cards), "deck_size": deck_size}, {"cards": list(cards)}, (seat,))
+
+
+def setup(config: Config, seats: list[str], chance) -> list[Event]:
+    """Shuffle (hidden), deal 3 secret cards to each seat, then the first seat is to play."""
+    shuffled = chance.permutation("shuffle", len(CARDS))
+    deck = [CARDS[i] for i in shuffled.result]
+    events = [_shuffle_event(shuffled, "setup", len(deck))]
+    for seat in seats:
+        hand, deck = deck[:HAND_SIZE], deck[HAND_SIZE:]
+        events.append(_draw_event("CardsDealt", seat, hand, len(deck)))
+    events.append(Event("GameStarted", {"seats": list(seats), "first_seat": config.first_seat}))
+    return events
+
+
+def _working_copy(state: State) -> State:
+    """A copy decide may fold events into: every container evolve mutates is new, the rest shared.
+
+    (copy_state's deepcopy was most of the playout test's time; the scoring table and the
+    entries of `shown` are never mutated, so sharing them is safe.)
+    """
+    sim = dict(state)
+    sim["deck"] = list(state["deck"])
+    sim["hands"] = {seat: list(cards) for seat, cards in state["hands"].items()}
+    sim["stacks"] = {rank: {"cards": list(pile["cards"]), "queen": pile["queen"]} for rank, pile in state["stacks"].items()}
+    sim["points"] = dict(state["points"])
+    sim["passed"] = list(state["passed"])
+    sim["shown"] = list(state["shown"])
+    return sim
+
+
+def _next_turn_event(sim: State, seat: str) -> Event:
+    """After a play or pass (already folded into `sim`): the next seat with cards, or the end."""
+    seats, hands = sim["seats"], sim["hands"]
+    holding = [s for s in seats if hands[s]]
+    if not holding:
+        return Event("GameEnded", {"reason": "all_hands_empty"})
+    if not sim["deck"] and all(s in sim["passed"] for s in holding):
+        return Event("GameEnded", {"reason": "no_card_can_be_played"})
+    at = seats.index(seat)
+    following = seats[at + 1:] + seats[:at + 1]
+    return Event("TurnBegan", {"seat": next(s for s in following if hands[s])})
+
+
+def _resolve_stack(card: str, stack: object) -> str:
+    rank = rank_of(card)
+    if rank == "queen":
+        if stack is None:
+            raise RuleViolation("queen_needs_stack", "name the stack the Queen locks (`stack`)")
+        if stack not in STACK_RANKS:
+            raise RuleViolation("unknown_stack", f"no stack named {stack!r}")
+        return stack
+    if stack is not None and stack != rank:
+        raise RuleViolation("wrong_stack", f"{card} goes only on the {rank} stack")
+    return rank
+
+
+def _decide_play(state: State, seat: str, command: PlayCard) -> list[Event]:
+    card = command.card
+    if not isinstance(card, str) or card not in _KNOWN_CARDS:
+        raise RuleViolation("unknown_card", f"no card {card!r} in this game")
+    if card not in state["hands"][seat]:
+        raise RuleViolation("card_not_in_hand", f"{card} is not in {seat}'s hand")
+    rank = rank_of(card)
+    stack = _resolve_stack(card, command.stack)
+    problem = placement_problem(state, rank, stack)
+    if problem is not None:
+        raise RuleViolation(*problem)
+    position = next_position(state, rank)
+    move = (command.move_queen_from, command.move_queen_to)
+    if move != (None, None):
+        if not (rank == "bishop" and has_power(rank, position)):
+            raise RuleViolation("bishop_power_unavailable", "only the 2nd or 3rd Bishop may move a Queen")
+        if move not in queen_moves(state):
+            raise RuleViolation("invalid_queen_move", "move a locking Queen to another non-Castle stack of exactly 3 cards")
+    returned = command.knight_return or ()
+    if not isinstance(returned, (tuple, list)):
+        raise RuleViolation("invalid_knight_return", "knight_return lists card ids")
+    returned = tuple(returned)
+    if returned:
+        if not (rank == "knight" and has_power(rank, position)):
+            raise RuleViolation("knight_power_unavailable", "only the 2nd or 3rd Knight may return cards")
+        if returned not in knight_returns(state, seat, card):
+            raise RuleViolation("invalid_knight_return", "return one or both of the other cards you held, once each")
+
+    points = state["scoring"][group_of(rank)][str(position)]
+    sim = _working_copy(state)
+    events: list[Event] = []
+
+    def emit(event: Event) -> None:
+        events.append(event)
+        evolve(sim, event)
+
+    emit(Event("CardPlayed", {"seat": seat, "card": card, "stack": stack, "position": position, "points": points,
+                              "locks": rank == "queen"}))
+    if move != (None, None):
+        emit(Event("QueenMoved", {"seat": seat, "queen": state["stacks"][move[0]]["queen"], "from": move[0], "to": move[1]}))
+    if returned:
+        emit(_draw_event("CardsReturned", seat, list(returned), len(sim["deck"]) + len(returned)))
+    count = min(1 + len(returned), len(sim["deck"]))
+    if count:
+        emit(_draw_event("CardsDrawn", seat, sim["deck"][:count], len(sim["deck"]) - count))
+    emit(_next_turn_event(sim, seat))
+    return events
+
+
+def _decide_pass(state: State, seat: str) -> list[Event]:
+    if must_redraw(state, seat):
+        raise RuleViolation("must_redraw", "a hand of Queens that cannot be played must be redrawn")
+    if any(is_playable(state, card) for card in state["hands"][seat]):
+        raise RuleViolation("cannot_pass_with_playable_card", "a seat that can play a card must play one")
+    sim = _working_copy(state)
+    passed = Event("TurnPassed", {"seat": seat})
+    evolve(sim, passed)
+    return [passed, _next_turn_event(sim, seat)]
+
+
+def _decide_redraw(state: State, seat: str, chance) -> list[Event]:
+    if not must_redraw(state, seat):
+        raise RuleViolation("redraw_not_allowed", "only a stuck hand of three Queens, or two Queens and a locked "
+                                                  "card, with cards left in the deck, is redrawn (once a turn)")
+    hand = list(state["hands"][seat])
+    sim = _working_copy(state)
+    shown = Event("HandShown", {"seat": seat, "cards": hand, "deck_size": len(sim["deck"]) + len(hand)})
+    evolve(sim, shown)
+    shuffled = _shuffle_event(chance.permutation("reshuffle", len(sim["deck"])), "redraw", len(sim["deck"]))
+    evolve(sim, shuffled)
+    drawn = _draw_event("CardsDrawn", seat, sim["deck"][:HAND_SIZE], len(sim["deck"]) - HAND_SIZE)
+    return [shown, shuffled, drawn]
+
+
+def decide(state: State, seat: str, command: Command, chance) -> list[Event]:
+    """The events of a legal command; RuleViolation for anything the rules do not allow."""
+    if state["phase"] == "over":
+        raise RuleViolation("game_over", "the game has ended")
+    if state["phase"] != "play":
+        raise RuleViolation("not_started", "the cards have not been dealt yet")
+    if seat != state["turn"]:
+        raise RuleViolation("not_your_turn", f"it is {state['turn']}'s turn")
+    if isinstance(command, PlayCard):
+        if must_redraw(state, seat):
+            raise RuleViolation("must_redraw", "a hand of Queens that cannot be played must be redrawn")
+        return _decide_play(state, seat, command)
+    if isinstance(command, PassTurn):
+        return _decide_pass(state, seat)
+    if isinstance(command, RedrawHand):
+        return _decide_redraw(state, seat, chance)
+    raise RuleViolation("unknown_command", f"gambitz has no command {getattr(command, 'type', command)!r}")
+
+
+# --- evolve -------------------------------------------------------------------------------------
+
+def _take(cards: list[str], taken: list[str]) -> None:
+    for card in taken:
+        if card in cards:
+            cards.remove(card)
+
+
+def _chance_result(event: Event):
+    if "chance_result" in event.public:
+        return event.public["chance_result"]
+    return (event.secret or {}).get("chance_result", [])
+
+
+def evolve(state: State, event: Event) -> State:
+    """Fold one recorded event into the state (never validates)."""
+    pub = event.public
+    kind = event.kind
+    if kind == "DeckShuffled":
+        deck = state["deck"]
+        state["deck"] = [deck[i] for i in _chance_result(event)]
+    elif kind in ("CardsDealt", "CardsDrawn"):
+        cards = (event.secret or {}).get("cards", [])
+        _take(state["deck"], cards)
+        state["hands"][pub["seat"]].extend(cards)
+    elif kind == "GameStarted":
+        state["phase"], state["turn"] = "play", pub["first_seat"]
+    elif kind == "CardPlayed":
+        _take(state["hands"][pub["seat"]], [pub["card"]])
+        pile = state["stacks"][pub["stack"]]
+        if pub["locks"]:
+            pile["queen"] = pub["card"]
+        else:
+            pile["cards"].append(pub["card"])
+        state["points"][pub["seat"]] += pub["points"]
+        state["passed"] = []
+    elif kind == "QueenMoved":
+        state["stacks"][pub["from"]]["queen"] = None
+        state["stacks"][pub["to"]]["queen"] = pub["queen"]
+    elif kind == "CardsReturned":
+        cards = (event.secret or {}).get("cards", [])
+        _take(state["hands"][pub["seat"]], cards)
+        state["deck"].extend(cards)
+    elif kind == "HandShown":
+        _take(state["hands"][pub["seat"]], pub["cards"])
+        state["deck"].extend(pub["cards"])
+        state["shown"].append({"seat": pub["seat"], "cards": list(pub["cards"])})
+        state["redrew"] = True
+    elif kind == "TurnPassed":
+        state["passed"].append(pub["seat"])
+    elif kind == "TurnBegan":
+        state["turn"], state["redrew"] = pub["seat"], False
+    elif kind == "GameEnded":
+        state["phase"], state["turn"], state["end_reason"] = "over", None, pub["reason"]
+    return state
+
+
+# --- queries ------------------------------------------------------------------------------------
+
+def to_act(state: State) -> list[str]:
+    """The seat whose turn it is (nobody before the deal or after the end)."""
+    return [state["turn"]] if state["phase"] == "play" else []
+
+
+def legal_commands(state: State, seat: str) -> list[Command]:
+    """Every command decide accepts now: the forced redraw, else every play (powers included), else pass."""
+    if state["phase"] != "play" or seat != state["turn"]:
+        return []
+    if must_redraw(state, seat):
+        return [RedrawHand()]
+    return playable_commands(state, seat) or [PassTurn()]
+
+
+def penalty_of(state: State, cards: list[str]) -> int:
+    """The penalty (a positive amount under the default table) for these cards left in hand."""
+    return -sum(state["scoring"][group_of(rank_of(card))]["hand"] for card in cards)
+
+
+def outcome(state: State) -> dict | None:
+    """None while playing; then winners (ties share), reason, final scores, points and penalties."""
+    if state["phase"] != "over":
+        return None
+    seats = state["seats"]
+    penalties = {seat: penalty_of(state, state["hands"][seat]) for seat in seats}
+    scores = {seat: state["points"][seat] - penalties[seat] for seat in seats}
+    best = max(scores.values())
+    return {"winners": [seat for seat in seats if scores[seat] == best], "reason": state["end_reason"],
+            "scores": scores, "points": dict(state["points"]), "penalties": penalties,
+            "hands": {seat: list(state["hands"][seat]) for seat in seats}}
+
+
+def view(state: State, viewer: Viewer) -> dict:
+    """The table as `viewer` may see it: every hand and the deck order only with sees_all/organizer."""
+    out = {
+        "phase": state["phase"], "turn": state["turn"], "seats": list(state["seats"]),
+        "first_seat": state["first_seat"], "deck_size": len(state["deck"]),
+        "stacks": {rank: {"cards": list(pile["cards"]), "queen": pile["queen"], "locked": pile["queen"] is not None,
+                          "size": len(pile["cards"]) + (pile["queen"] is not None)}
+                   for rank, pile in state["stacks"].items()},
+        "points": dict(state["points"]),
+        "hand_sizes": {seat: len(cards) for seat, cards in state["hands"].items()},
+        "passed": list(state["passed"]), "redrew": state["redrew"],
+        "shown_hands": copy.deepcopy(state["shown"]), "scoring": copy.deepcopy(state["scoring"]),
+    }
+    if viewer.seat in state["hands"]:
+        out["hand"] = list(state["hands"][viewer.seat])
+    if viewer.sees_all or viewer.role == ORGANIZER:
+        out["hands"] = {seat: list(cards) for seat, cards in state["hands"].items()}
+        out["deck"] = list(state["deck"])
+    return out
