@@ -10,7 +10,7 @@ import hashlib
 import hmac
 import os
 import secrets
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlparse
 from uuid import UUID, uuid4
 
@@ -19,13 +19,15 @@ from eventsourcing.persistence import IntegrityError
 
 from domain import rulesets
 from domain.errors import (ConcurrentWrite, IdempotencyKeyReused, InvalidConfig, InvalidJoinOptions, MatchNotFound,
-                           SeatUnavailable, UnknownRuleset, VersionMismatch)
+                           SeatUnavailable, TournamentNotFound, UnknownRuleset,
+                           UnknownTournament, VersionMismatch)
 from domain.match import Match
 from domain.records import canonical, sha256_hex
+from domain.tournament import Tournament
 from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
 
 SNAPSHOT_INTERVAL = 50
-JOIN_ATTEMPTS = 5
+UPDATE_ATTEMPTS = 8
 
 
 def storage_env(database_url: str) -> dict[str, str]:
@@ -79,7 +81,7 @@ class MatchApp(Application):
     """Matches in an event store: create, join, act, and read at any version."""
 
     name = "gambit"
-    snapshotting_intervals = {Match: SNAPSHOT_INTERVAL}
+    snapshotting_intervals = {Match: SNAPSHOT_INTERVAL, Tournament: SNAPSHOT_INTERVAL}
 
     # ----- writes -------------------------------------------------------------------------
     def create_match(self, ruleset_id: str, config: dict | None, tournament_id: str | None = None) -> Match:
@@ -92,6 +94,11 @@ class MatchApp(Application):
             parsed = config_from_dict(ruleset.Config, config)
         except ConfigError as exc:
             raise InvalidConfig(str(exc), field=exc.field) from None
+        if tournament_id is not None:
+            try:
+                tournament_id = self.tournament(tournament_id).tournament_id
+            except TournamentNotFound:
+                raise UnknownTournament(f"no tournament {tournament_id!r}") from None
         server_seed = secrets.token_bytes(32)
         match = Match.open(uuid4(), ruleset_id, config_to_dict(parsed), tournament_id, server_seed,
                            hashlib.sha256(server_seed).hexdigest(), list(ruleset.seat_names(parsed)))
@@ -102,8 +109,8 @@ class MatchApp(Application):
              options: dict | None = None) -> tuple[str, str, Match]:
         """Take a seat (the requested one, or the first free); returns seat, bearer token, match."""
         token = secrets.token_urlsafe(32)
-        for _ in range(JOIN_ATTEMPTS):
-            match = self.match(match_id)
+
+        def take_seat(match: Match) -> str:
             free = match.free_seats()
             if seat is not None and seat not in match.seat_order:
                 raise SeatUnavailable(f"this match has no seat {seat!r}", seats=match.seat_order)
@@ -113,12 +120,73 @@ class MatchApp(Application):
                 raise SeatUnavailable(f"seat {seat!r} is taken")
             chosen = seat or free[0]
             match.join(chosen, name, client_seed, token_hash(token), self._join_options(match, chosen, options))
+            return chosen
+
+        chosen, match = self._update(match_id, take_seat)
+        return chosen, token, match
+
+    def file_dispute(self, match_id: str, call_version: int, reason: str, filed_by: str) -> tuple[int, Match]:
+        """Record a dispute against a bluff call; returns its number and the match."""
+        return self._update(match_id, lambda match: match.file_dispute(call_version, reason, filed_by))
+
+    def rule_dispute(self, match_id: str, number: int, decision: str, note: str,
+                     amended_outcome: dict | None) -> Match:
+        """Record the organizer's ruling on a dispute (and an amended outcome, if any)."""
+        return self._update(match_id, lambda match: match.rule_dispute(number, decision, note, amended_outcome))[1]
+
+    def _update(self, match_id: str, change: Callable[[Match], Any]) -> tuple[Any, Match]:
+        """Load, change, save; a lost race is retried on a fresh load (the change is re-decided)."""
+        for _ in range(UPDATE_ATTEMPTS):
+            match = self.match(match_id)
+            result = change(match)
             try:
                 self.save(match)
             except IntegrityError:
-                continue  # someone joined first: nothing of ours was stored; look again
-            return chosen, token, match
-        raise ConcurrentWrite("the match changed while joining; try again")
+                continue  # someone wrote first: nothing of ours was stored; decide again
+            return result, match
+        raise ConcurrentWrite("the match kept changing; try again")
+
+    # ----- tournaments --------------------------------------------------------------------
+    def create_tournament(self, name: str) -> tuple[Tournament, str]:
+        """Create a tournament; returns it and its organizer key (shown once, only its hash kept)."""
+        key = secrets.token_urlsafe(32)
+        tournament = Tournament.create(uuid4(), name, token_hash(key))
+        self.save(tournament)
+        return tournament, key
+
+    def tournament(self, tournament_id: str) -> Tournament:
+        """A tournament by id."""
+        try:
+            tournament = self.repository.get(UUID(str(tournament_id)))
+        except (ValueError, AggregateNotFoundError):
+            raise TournamentNotFound(f"no tournament {tournament_id!r}") from None
+        if not isinstance(tournament, Tournament):
+            raise TournamentNotFound(f"no tournament {tournament_id!r}")
+        return tournament
+
+    @staticmethod
+    def is_organizer(tournament: Tournament, key: str) -> bool:
+        """Whether a bearer token is this tournament's organizer key (constant-time)."""
+        return hmac.compare_digest(token_hash(key), tournament.organizer_key_hash)
+
+    def record_secret_read(self, tournament_id: str, organizer: str, match_id: str, resource: str,
+                           match_version: int) -> None:
+        """Add an entry to the tournament's access trail (retried on a concurrent write)."""
+        for _ in range(UPDATE_ATTEMPTS):
+            tournament = self.tournament(tournament_id)
+            tournament.record_read(organizer, match_id, resource, match_version)
+            try:
+                self.save(tournament)
+                return
+            except IntegrityError:
+                continue
+        raise ConcurrentWrite("the access trail kept changing; try again")
+
+    def access_trail(self, tournament_id: str, after: int = 0, limit: int = 100) -> list[Any]:
+        """The tournament's organizer reads, oldest first."""
+        tournament = self.tournament(tournament_id)
+        events = self.repository.event_store.get(tournament.id, gt=after + 1, limit=limit)
+        return [e for e in events if isinstance(e, Tournament.SecretsRead)]
 
     def act(self, match_id: str, seat: str, command: Command, expected_version: int | None = None,
             idempotency_key: str | None = None) -> tuple[int, int, Match]:
@@ -183,9 +251,12 @@ class MatchApp(Application):
     def match(self, match_id: str, version: int | None = None) -> Match:
         """The match as of a version (the latest by default)."""
         try:
-            return self.repository.get(parse_match_id(match_id), version=version)
+            match = self.repository.get(parse_match_id(match_id), version=version)
         except AggregateNotFoundError:
             raise MatchNotFound(f"no match {match_id!r}") from None
+        if not isinstance(match, Match):
+            raise MatchNotFound(f"no match {match_id!r}")
+        return match
 
     def records(self, match_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Any]:
         """Stored records of a match, oldest first, with versions in (after, upto]."""

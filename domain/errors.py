@@ -66,3 +66,25 @@ class IdempotencyKeyReused(MatchError):
     """The same Idempotency-Key was sent with a different command."""
 
     code = "idempotency_key_reused"
+
+
+class DisputeRejected(MatchError):
+    """A dispute or ruling the match cannot take; `rule` says why (unknown_call, dispute_already_ruled, …)."""
+
+    code = "dispute_rejected"
+
+    def __init__(self, rule: str, detail: str) -> None:
+        super().__init__(detail, rule=rule)
+        self.rule = rule
+
+
+class TournamentNotFound(MatchError):
+    """No tournament has that id."""
+
+    code = "tournament_not_found"
+
+
+class UnknownTournament(MatchError):
+    """A match was created for a tournament that does not exist."""
+
+    code = "unknown_tournament"

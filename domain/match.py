@@ -18,12 +18,17 @@ from eventsourcing.domain import Aggregate
 from domain import rulesets
 from domain.chance import Chance
 from domain.records import chain_link, commitment, genesis, new_salt
+from domain.errors import DisputeRejected
 from domain.ruleset import Command, Event, config_from_dict
 
 MATCH_CREATED = "MatchCreated"
 SEAT_JOINED = "SeatJoined"
 MATCH_FINISHED = "MatchFinished"
-MATCH_KINDS = frozenset({MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED})
+DISPUTE_FILED = "DisputeFiled"
+DISPUTE_RULED = "DisputeRuled"
+OUTCOME_AMENDED = "OutcomeAmended"
+MATCH_KINDS = frozenset({MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED, DISPUTE_FILED, DISPUTE_RULED, OUTCOME_AMENDED})
+DECISIONS = ("upheld", "overturned")
 
 # Idempotency keys remembered per match: enough for any client's retry window, while keeping
 # the snapshot (and so every command's load) small on very long matches.
@@ -88,6 +93,10 @@ class Match(Aggregate):
         self.outcome: dict | None = None
         self.head = chain
         self.commands: dict[str, dict] = {}
+        # Versions a dispute may name: each bluff call's call version and its ruling's version.
+        self.call_versions: dict[str, int] = {}
+        self.disputes: dict[str, dict] = {}
+        self.amended = False
         ruleset = rulesets.get(self.ruleset_id)
         self.state = ruleset.initial_state(self.parsed_config, list(self.seat_order))
 
@@ -180,6 +189,34 @@ class Match(Aggregate):
         self._finish_if_over()
         return first, self.version
 
+    def file_dispute(self, call_version: int, reason: str, filed_by: str) -> int:
+        """Dispute a bluff call (or Final Gambit call); returns the dispute number."""
+        if str(call_version) not in self.call_versions:
+            raise DisputeRejected("unknown_call", f"version {call_version} is not a bluff call of this match")
+        number = len(self.disputes) + 1
+        ruling = self.call_versions[str(call_version)]
+        self._record(Event(DISPUTE_FILED, {"dispute": number, "call_version": call_version, "ruling_version": ruling,
+                                           "reason": reason, "filed_by": filed_by}))
+        return number
+
+    def rule_dispute(self, number: int, decision: str, note: str, amended_outcome: dict | None) -> None:
+        """The organizer's ruling on a dispute; an amended outcome is its own record, never an edit."""
+        dispute = self.disputes.get(str(number))
+        if dispute is None:
+            raise DisputeRejected("unknown_dispute", f"this match has no dispute {number}")
+        if dispute["status"] != "open":
+            raise DisputeRejected("dispute_already_ruled", f"dispute {number} has been ruled already")
+        if decision not in DECISIONS:
+            raise DisputeRejected("unknown_decision", f"decision must be one of {', '.join(DECISIONS)}")
+        if amended_outcome is not None and self.status != "finished":
+            raise DisputeRejected("match_not_finished", "an outcome can only be amended once the match has finished")
+        self._record(Event(DISPUTE_RULED, {"dispute": number, "call_version": dispute["call_version"],
+                                           "decision": decision, "note": note,
+                                           "amends_outcome": amended_outcome is not None}))
+        if amended_outcome is not None:
+            self._record(Event(OUTCOME_AMENDED, {"dispute": number, "outcome": _json_copy(amended_outcome),
+                                                 "previous_outcome": _json_copy(self.outcome)}))
+
     def _finish_if_over(self) -> None:
         outcome = self.ruleset.outcome(self.state)
         if outcome is not None and self.status != "finished":
@@ -218,10 +255,25 @@ class Match(Aggregate):
         elif record.kind == MATCH_FINISHED:
             self.status = "finished"
             self.outcome = _json_copy(record.public["outcome"])
+        elif record.kind == DISPUTE_FILED:
+            self.disputes[str(record.public["dispute"])] = {
+                "dispute": record.public["dispute"], "call_version": record.public["call_version"],
+                "reason": record.public["reason"], "filed_by": record.public["filed_by"], "status": "open",
+                "filed_version": version}
+        elif record.kind == DISPUTE_RULED:
+            self.disputes[str(record.public["dispute"])].update(
+                status="ruled", decision=record.public["decision"], note=record.public["note"], ruled_version=version)
+        elif record.kind == OUTCOME_AMENDED:
+            self.outcome = _json_copy(record.public["outcome"])
+            self.amended = True
         else:
             event = Event(record.kind, _json_copy(record.public), None if record.secret is None else _json_copy(record.secret),
                           None if record.audience is None else tuple(record.audience), (), version)
             self.state = self.ruleset.evolve(self.state, event)
+            call = record.public.get("bluff_call")
+            if isinstance(call, dict):
+                self.call_versions[str(call.get("call_version", version))] = version
+                self.call_versions[str(version)] = version
         command = record.meta.get("command")
         if command:
             key = f"{command['seat']}\n{command['key']}"

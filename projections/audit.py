@@ -6,11 +6,12 @@ import copy
 from typing import Any
 
 from domain.application import MatchApp
-from domain.match import Match
+from domain.match import DISPUTE_FILED, DISPUTE_RULED, Match
 from domain.records import commitment
 from domain.ruleset import Viewer
 
 BATCH = 1000
+DISPUTE_KINDS = (DISPUTE_FILED, DISPUTE_RULED)
 
 
 def _all_records(app: MatchApp, match: Match) -> list[Any]:
@@ -58,6 +59,12 @@ def bluff_audit(app: MatchApp, match: Match, viewer: Viewer) -> list[dict]:
                 entry["evidence"] = None
                 entry["verified"] = None
             entries[entry.get("call_version", rec.originator_version)] = entry
+        if rec.kind in DISPUTE_KINDS and rec.public.get("call_version") is not None:
+            target = entries.get(rec.public["call_version"]) or next(
+                (e for e in entries.values() if e["ruling_version"] == rec.public["call_version"]), None)
+            if target is not None:
+                target.setdefault("disputes", []).append({"version": rec.originator_version, "kind": rec.kind,
+                                                          **copy.deepcopy(rec.public)})
         followup = rec.public.get("bluff_call_followup")
         if followup is not None and followup.get("call_version") in entries:
             extra = {k: copy.deepcopy(v) for k, v in followup.items() if k != "call_version"}

@@ -9,15 +9,12 @@ SQLite and PostgreSQL alike); a separate projector process can keep them warm.
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
 import threading
-from contextlib import contextmanager
-from typing import Any, Iterator
-from urllib.parse import parse_qs, unquote, urlparse
+from typing import Any
 
 from domain.application import MatchApp
 from domain.match import MATCH_CREATED, MATCH_FINISHED, SEAT_JOINED
+from projections.sqlstore import Cursor, SqlStore
 
 NAME = "cross_match_index"
 BATCH = 500
@@ -37,85 +34,25 @@ _SCHEMA = [
 ]
 
 
-def projection_url(database_url: str) -> str:
-    """Where the read models live: a sibling SQLite file, or the same PostgreSQL database."""
-    if database_url.startswith("sqlite:///"):
-        path = database_url[len("sqlite:///"):]
-        if path in ("", ":memory:"):
-            raise ValueError("the cross-match index needs a file or a server, not an in-memory SQLite store")
-        return f"sqlite:///{path}.projections"
-    return database_url
-
-
 class CrossMatchIndex:
-    """The match index and bluff-call table, following one application's event store."""
+    """The match index, bluff-call table and dispute queue, following one application's store."""
 
-    def __init__(self, app: MatchApp, database_url: str) -> None:
+    def __init__(self, app: MatchApp, store: SqlStore) -> None:
         self.app = app
-        self.url = projection_url(database_url)
+        self.store = store
         self._lock = threading.Lock()
-        self._sqlite = self.url.startswith("sqlite:///")
-        self._local = threading.local()
-        with self._transaction() as cur:
+        with self.store.transaction() as cur:
             for statement in _SCHEMA:
                 cur.execute(statement)
 
-    # ----- storage --------------------------------------------------------------------------
-    def _connect(self) -> Any:
-        if self._sqlite:
-            path = self.url[len("sqlite:///"):]
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-            conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            return conn
-        import psycopg  # imported only when PostgreSQL is configured
-
-        parsed = urlparse(self.url)
-        schema = parse_qs(parsed.query).get("schema", ["public"])[0]
-        return psycopg.connect(host=parsed.hostname or "127.0.0.1", port=parsed.port or 5432,
-                               user=unquote(parsed.username or "postgres"), password=unquote(parsed.password or ""),
-                               dbname=parsed.path.lstrip("/") or "postgres", autocommit=True,
-                               options=f"-c search_path={schema}", connect_timeout=5)
-
-    def _conn(self) -> Any:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._local.conn = self._connect()
-        return conn
-
     def close(self) -> None:
-        """Close this thread's connection."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
-            self._local.conn = None
-
-    def _sql(self, statement: str) -> str:
-        return statement if self._sqlite else statement.replace("?", "%s")
-
-    @contextmanager
-    def _transaction(self) -> Iterator[Any]:
-        conn = self._conn()
-        cur = conn.cursor()
-        # IMMEDIATE takes SQLite's write lock up front so two followers never apply one batch twice.
-        cur.execute("BEGIN IMMEDIATE" if self._sqlite else "BEGIN")
-        try:
-            yield _Cursor(cur, self._sql)
-        except BaseException:
-            cur.execute("ROLLBACK")
-            raise
-        else:
-            cur.execute("COMMIT")
-
-    def _query(self, statement: str, params: tuple = ()) -> list[tuple]:
-        cur = self._conn().cursor()
-        cur.execute(self._sql(statement), params)
-        return list(cur.fetchall())
+        """Close the read-model connections."""
+        self.store.close()
 
     # ----- following --------------------------------------------------------------------------
     def position(self) -> int:
         """The last notification id folded in (0 before any)."""
-        rows = self._query("SELECT position FROM gambit_tracking WHERE name = ?", (NAME,))
+        rows = self.store.query("SELECT position FROM gambit_tracking WHERE name = ?", (NAME,))
         return int(rows[0][0]) if rows else 0
 
     def lag(self) -> int:
@@ -130,9 +67,7 @@ class CrossMatchIndex:
         with self._lock:
             while max_batches is None or batches < max_batches:
                 batches += 1
-                with self._transaction() as cur:
-                    if not self._sqlite:
-                        cur.execute("LOCK TABLE gambit_tracking IN EXCLUSIVE MODE")
+                with self.store.transaction(lock_table="gambit_tracking") as cur:
                     cur.execute("SELECT position FROM gambit_tracking WHERE name = ?", (NAME,))
                     row = cur.fetchone()
                     position = int(row[0]) if row else 0
@@ -153,13 +88,13 @@ class CrossMatchIndex:
 
     def rebuild(self) -> int:
         """Drop every row and fold the whole store again."""
-        with self._lock, self._transaction() as cur:
+        with self._lock, self.store.transaction(lock_table="gambit_tracking") as cur:
             cur.execute("DELETE FROM gambit_match_index")
             cur.execute("DELETE FROM gambit_bluff_calls")
             cur.execute("DELETE FROM gambit_tracking WHERE name = ?", (NAME,))
         return self.catch_up()
 
-    def _fold(self, cur: _Cursor, seq: int, event: Any) -> None:
+    def _fold(self, cur: Cursor, seq: int, event: Any) -> None:
         kind = getattr(event, "kind", None)
         match_id = str(event.originator_id)
         version = event.originator_version
@@ -204,7 +139,7 @@ class CrossMatchIndex:
             where.append("seq < ?")
             params.append(after)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        rows = self._query(f"SELECT match_id, seq FROM gambit_match_index {clause} ORDER BY seq DESC LIMIT ?",
+        rows = self.store.query(f"SELECT match_id, seq FROM gambit_match_index {clause} ORDER BY seq DESC LIMIT ?",
                            (*params, limit + 1))
         more = len(rows) > limit
         rows = rows[:limit]
@@ -223,26 +158,10 @@ class CrossMatchIndex:
             where.append("seq > ?")
             params.append(after)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        rows = self._query("SELECT seq, match_id, ruling_version, tournament_id, ruleset, ruling_kind, call, timestamp "
+        rows = self.store.query("SELECT seq, match_id, ruling_version, tournament_id, ruleset, ruling_kind, call, timestamp "
                            f"FROM gambit_bluff_calls {clause} ORDER BY seq LIMIT ?", (*params, limit + 1))
         more = len(rows) > limit
         rows = rows[:limit]
         calls = [{"match_id": r[1], "ruling_version": r[2], "tournament_id": r[3], "ruleset": r[4], "ruling_kind": r[5],
                   "timestamp": r[7], **json.loads(r[6])} for r in rows]
         return calls, (int(rows[-1][0]) if more else None)
-
-
-class _Cursor:
-    """A DB-API cursor that speaks `?` placeholders on both SQLite and PostgreSQL."""
-
-    def __init__(self, cursor: Any, translate: Any) -> None:
-        self._cursor = cursor
-        self._translate = translate
-
-    def execute(self, statement: str, params: tuple = ()) -> None:
-        """Run one statement."""
-        self._cursor.execute(self._translate(statement), params)
-
-    def fetchone(self) -> Any:
-        """The next row, or None."""
-        return self._cursor.fetchone()

@@ -6,9 +6,20 @@ from flask import Flask
 
 from domain.application import MatchApp, storage_env
 from projections.index import CrossMatchIndex
-from service import audit, commands, events, export, matches, meta, problems, views
+from projections.receipts import ReceiptBook
+from projections.sqlstore import SqlStore
+from service import audit, commands, disputes, events, export, matches, meta, problems, tournaments, views
 from service.context import Gambit
 from service.settings import Settings
+from service.signing import Signer
+
+
+def build_gambit(settings: Settings) -> Gambit:
+    """The store, read models and signing key of one process (also used by the CLI)."""
+    match_app = MatchApp(env=storage_env(settings.database_url))
+    store = SqlStore(settings.database_url)
+    return Gambit(settings, match_app, CrossMatchIndex(match_app, store), ReceiptBook(store),
+                  Signer.load(settings.data_dir, settings.signing_key))
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -17,9 +28,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
-    match_app = MatchApp(env=storage_env(settings.database_url))
-    app.extensions["gambit"] = Gambit(settings, match_app, CrossMatchIndex(match_app, settings.database_url))
+    app.extensions["gambit"] = build_gambit(settings)
     problems.install(app)
-    for blueprint in (meta.bp, matches.bp, commands.bp, views.bp, events.bp, audit.bp, export.bp):
+    for blueprint in (meta.bp, tournaments.bp, matches.bp, commands.bp, views.bp, events.bp, audit.bp, disputes.bp,
+                      export.bp):
         app.register_blueprint(blueprint)
     return app

@@ -21,7 +21,7 @@ class MatchBluffs(MethodView):
         """Every bluff call of the match: claim, verdict, consequences, commitment and (if visible) evidence."""
         g = gambit()
         match = g.matches.match(match_id)
-        viewer = caller(match)
+        viewer = caller(match, "audit/bluffs")
         return jsonify({"match_id": match.match_id, "ruleset": match.ruleset_id, "version": match.version,
                         "viewer": viewer.label, "calls": bluff_audit(g.matches, match, viewer)})
 

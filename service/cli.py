@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from service.settings import Settings
+from service.verify_cli import ROLES, run_export, run_verify
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -50,6 +51,19 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=int(os.environ.get("GAMBIT_PORT", "8000")))
     serve.add_argument("--workers", type=int, default=None)
     serve.set_defaults(func=_serve)
+    verify = sub.add_parser("verify", help="verify a match export (or a directory of them) offline")
+    verify.add_argument("path", help="an export .ndjson file, or a directory of them (a tournament)")
+    verify.add_argument("--key", help="the service public key: base64, a file, or a saved /.well-known document")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.set_defaults(func=lambda a: run_verify(a.path, a.key, a.json))
+    export = sub.add_parser("export", help="export a match (or a tournament's matches) from the store")
+    target = export.add_mutually_exclusive_group(required=True)
+    target.add_argument("match_id", nargs="?", help="the match to export")
+    target.add_argument("--tournament", help="export every match of this tournament into a directory")
+    export.add_argument("-o", "--output", help="the file (or, with --tournament, the directory) to write")
+    export.add_argument("--as", dest="role", choices=sorted(ROLES), default="organizer",
+                        help="whose form of the records to write (default: organizer, every secret)")
+    export.set_defaults(func=lambda a: run_export(a.match_id, a.tournament, a.output, ROLES[a.role]))
     args = parser.parse_args(argv)
     return args.func(args)
 

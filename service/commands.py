@@ -32,6 +32,7 @@ class Commands(MethodView):
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY):
             raise Problem(400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
         first, last, match = g.matches.act(match_id, seat, command, etag_version(), key)
+        g.acknowledge(match)
         viewer = viewer_for(match, "seat", seat)
         events = records_page(g.matches, match, viewer, first - 1, max(0, last - first + 1))["events"] if last >= first else []
         response = jsonify({"version": last if last >= first else match.version, "events": events})

@@ -7,9 +7,12 @@ from dataclasses import dataclass
 from flask import current_app, request
 
 from domain.application import MatchApp
+from domain.match import Match
 from projections.index import CrossMatchIndex
+from projections.receipts import ReceiptBook
 from service.problems import Problem
 from service.settings import Settings
+from service.signing import Signer
 
 
 @dataclass
@@ -19,6 +22,26 @@ class Gambit:
     settings: Settings
     matches: MatchApp
     index: CrossMatchIndex
+    receipts: ReceiptBook
+    signer: Signer
+
+    def acknowledge(self, match: Match) -> dict:
+        """Sign and keep a receipt for a write that was just stored; returns it."""
+        receipt = self.signer.receipt(match.match_id, match.version, match.head)
+        self.receipts.keep(receipt)
+        return receipt
+
+    def receipt_for(self, match: Match) -> dict:
+        """The receipt an export of this match ends with.
+
+        The kept receipt when it is for this version; a fresh one when the store has moved on
+        (a write whose receipt was not kept); the kept one, unchanged, when the store now
+        holds less than was signed — so a deleted record cannot be covered by a new signature.
+        """
+        kept = self.receipts.latest(match.match_id)
+        if kept is not None and kept["version"] >= match.version:
+            return kept
+        return self.acknowledge(match)
 
     def close(self) -> None:
         """Release the store's connections (tests and graceful shutdown)."""

@@ -28,7 +28,7 @@ class Events(MethodView):
         """Records after a version, oldest first; `Accept: text/event-stream` follows new ones live."""
         g = gambit()
         match = g.matches.match(match_id)
-        viewer = caller(match)
+        viewer = caller(match, "events")
         after = int_arg("after", 0, minimum=0)
         if request.accept_mimetypes.best == "text/event-stream":
             last_id = request.headers.get("Last-Event-ID", "")

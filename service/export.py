@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from flask import Blueprint, Response, stream_with_context
 from flask.views import MethodView
 
-from projections.views import export_lines
+from projections.views import as_json, export_lines
 from service.auth import caller
 from service.context import gambit
 
 bp = Blueprint("export", __name__)
+
+RECEIPT_FORMAT = "gambit-receipt/1"
 
 
 class Export(MethodView):
@@ -19,8 +23,14 @@ class Export(MethodView):
         """Stream the export of a match as application/x-ndjson."""
         g = gambit()
         match = g.matches.match(match_id)
-        viewer = caller(match)
-        response = Response(stream_with_context(export_lines(g.matches, match, viewer)), mimetype="application/x-ndjson")
+        viewer = caller(match, "export")
+        trailer = {"trailer": RECEIPT_FORMAT, **g.receipt_for(match)}
+
+        def lines() -> Iterator[str]:
+            yield from export_lines(g.matches, match, viewer)
+            yield as_json(trailer) + "\n"
+
+        response = Response(stream_with_context(lines()), mimetype="application/x-ndjson")
         response.headers["Content-Disposition"] = f'attachment; filename="match-{match.match_id}.ndjson"'
         return response
 

@@ -9,7 +9,6 @@ from marshmallow import Schema, fields, validate
 from projections.views import summary
 from service.bodies import StrictString, load
 from service.context import choice_arg, gambit, int_arg, text_arg
-from service.problems import Problem
 
 bp = Blueprint("matches", __name__)
 
@@ -34,9 +33,17 @@ class JoinBody(Schema):
     options = fields.Dict(keys=fields.String(), load_default=dict)
 
 
+def full_summary(match) -> dict:
+    """The summary, with the signed receipt once the match has finished."""
+    body = summary(match)
+    if match.status == "finished":
+        body["receipt"] = gambit().receipt_for(match)
+    return body
+
+
 def summary_response(match, status: int = 200, headers: dict | None = None) -> Response:
     """A match summary with its version as the ETag."""
-    response = jsonify(summary(match))
+    response = jsonify(full_summary(match))
     response.status_code = status
     response.set_etag(str(match.version))
     for key, value in (headers or {}).items():
@@ -50,9 +57,9 @@ class MatchCollection(MethodView):
     def post(self) -> Response:
         """Create a match of a ruleset; the config is validated and echoed with defaults."""
         body = load(CreateMatchBody())
-        if body["tournament_id"] is not None:
-            raise Problem(422, "unknown_tournament", f"no tournament {body['tournament_id']!r}")
-        match = gambit().matches.create_match(body["ruleset"], body["config"], body["tournament_id"])
+        g = gambit()
+        match = g.matches.create_match(body["ruleset"], body["config"], body["tournament_id"])
+        g.acknowledge(match)
         return summary_response(match, 201, {"Location": url_for("matches.match", match_id=match.match_id)})
 
     def get(self) -> Response:
@@ -62,7 +69,7 @@ class MatchCollection(MethodView):
                                       ruleset=text_arg("ruleset"), tournament_id=text_arg("tournament_id"),
                                       after=int_arg("after", None, minimum=0),
                                       limit=int_arg("limit", 50, minimum=1, maximum=MAX_PAGE))
-        return jsonify({"matches": [summary(g.matches.match(i)) for i in ids],
+        return jsonify({"matches": [full_summary(g.matches.match(i)) for i in ids],
                         "next": None if cursor is None else str(cursor)})
 
 
@@ -80,8 +87,10 @@ class Seats(MethodView):
     def post(self, match_id: str) -> Response:
         """Join a match; the bearer token is shown only in this response."""
         body = load(JoinBody())
-        seat, token, match = gambit().matches.join(match_id, body["name"], body["seat"], body["client_seed"].lower(),
-                                                     body["options"])
+        g = gambit()
+        seat, token, match = g.matches.join(match_id, body["name"], body["seat"], body["client_seed"].lower(),
+                                            body["options"])
+        g.acknowledge(match)
         response = jsonify({"seat": seat, "token": token, "match_id": match.match_id, "version": match.version})
         response.status_code = 201
         response.headers["Cache-Control"] = "no-store"

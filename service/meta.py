@@ -48,6 +48,15 @@ class Rulesets(MethodView):
         return jsonify({"rulesets": out})
 
 
+class SigningKey(MethodView):
+    """/.well-known/gambit-signing-key"""
+
+    def get(self) -> Response:
+        """The public half of the key that signs receipts and export trailers."""
+        return jsonify(gambit().signer.public_key_document())
+
+
+bp.add_url_rule("/.well-known/gambit-signing-key", view_func=SigningKey.as_view("signing_key"))
 bp.add_url_rule("/healthz", view_func=Health.as_view("healthz"))
 bp.add_url_rule("/readyz", view_func=Ready.as_view("readyz"))
 bp.add_url_rule("/rulesets", view_func=Rulesets.as_view("rulesets"))

@@ -24,6 +24,9 @@ _MATCH_ERROR_STATUS = {
     errors.VersionMismatch: 412,
     errors.ConcurrentWrite: 409,
     errors.IdempotencyKeyReused: 422,
+    errors.DisputeRejected: 422,
+    errors.TournamentNotFound: 404,
+    errors.UnknownTournament: 422,
 }
 
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",

@@ -17,6 +17,7 @@ class Settings:
     database_url: str
     data_dir: str
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    signing_key: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -25,4 +26,5 @@ class Settings:
         data_dir = env.get("GAMBIT_DATA_DIR", DEFAULT_DATA_DIR)
         url = env.get("GAMBIT_DATABASE_URL") or f"sqlite:///{os.path.join(data_dir, 'gambit.sqlite3')}"
         return cls(database_url=url, data_dir=data_dir,
-                   max_body_bytes=int(env.get("GAMBIT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)))
+                   max_body_bytes=int(env.get("GAMBIT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
+                   signing_key=env.get("GAMBIT_SIGNING_KEY") or None)

@@ -19,7 +19,7 @@ class View(MethodView):
         """The match as the caller may see it, now or at `?at=<version>`."""
         g = gambit()
         latest = g.matches.match(match_id)
-        viewer = caller(latest)
+        viewer = caller(latest, "view")
         at = int_arg("at", None, minimum=1, maximum=latest.version)
         match = latest if at is None or at == latest.version else g.matches.match(match_id, version=at)
         response = jsonify(view_of(match, viewer))
@@ -35,7 +35,7 @@ class Replay(MethodView):
         """Frames (record + view) from `from` to `to`, at most 500 a page (`next_from` continues)."""
         g = gambit()
         latest = g.matches.match(match_id)
-        viewer = caller(latest)
+        viewer = caller(latest, "replay")
         first = int_arg("from", 1, minimum=1, maximum=latest.version)
         last = int_arg("to", latest.version, minimum=first, maximum=latest.version)
         body = replay(g.matches, match_id, viewer, first, last)

@@ -50,6 +50,7 @@ def verify_export(text: str) -> dict:
     """Check an NDJSON export; returns counts of what was checked, raises VerificationError on failure."""
     lines = [json.loads(line) for line in text.splitlines() if line.strip()]
     header, records = lines[0], lines[1:]
+    trailer = records.pop() if records and "trailer" in records[-1] else None
     if header.get("format") != "gambit-match-export/1":
         raise VerificationError("unknown export format")
     match_id = header["match_id"]
@@ -93,4 +94,9 @@ def verify_export(text: str) -> dict:
                 raise VerificationError(f"chance result of version {rec['version']} does not re-derive")
             checked["chance_rederived"] += 1
     checked["head"] = previous
+    if trailer is not None:
+        # The signed trailer (issue 5) must name exactly the head and version the records end with.
+        if (trailer["version"], trailer["head"]) != (len(records), previous):
+            raise VerificationError(f"the trailer signs version {trailer['version']}, the records end at {len(records)}")
+        checked["trailer"] = True
     return checked

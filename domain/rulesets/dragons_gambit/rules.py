@@ -318,3 +318,8 @@ def outcome(state: dict) -> dict | None:
     best = min(scores.values())
     return {"winners": [s for s in state["seats"] if scores[s] == best], "reason": "target_score",
             "scores": dict(scores), "rounds": state["round"]}
+
+
+def readjudicate(state: dict, event: Event) -> dict:
+    """The Final Gambit ruling the rules give for the hands in `state` (what a verifier compares)."""
+    return _round_ended(state).public["bluff_call"]

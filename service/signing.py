@@ -1,0 +1,88 @@
+"""The service's Ed25519 signing key: receipts that bind a match's chain head to this server.
+
+The key is generated on first start under the data directory (`signing-key.pem`, mode 0600)
+or given by GAMBIT_SIGNING_KEY (a PEM, or a path to one). Its public half is served at
+/.well-known/gambit-signing-key so a verifier can check receipts offline.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from domain.records import canonical
+
+KEY_FILE = "signing-key.pem"
+ALGORITHM = "Ed25519"
+
+
+def receipt_message(match_id: str, version: int, head: str) -> bytes:
+    """The bytes a receipt signs: canonical JSON of the match id, version and chain head."""
+    return canonical({"match_id": match_id, "version": version, "head": head})
+
+
+class Signer:
+    """Signs receipts with the service key."""
+
+    def __init__(self, private_key: Ed25519PrivateKey) -> None:
+        self._key = private_key
+        raw = private_key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        self.public_key_b64 = base64.b64encode(raw).decode()
+        self.key_id = hashlib.sha256(raw).hexdigest()[:16]
+
+    @classmethod
+    def load(cls, data_dir: str, configured: str | None = None) -> Signer:
+        """The configured key, or the one under the data directory (created on first start)."""
+        if configured:
+            pem = configured.encode() if configured.lstrip().startswith("-----BEGIN") else open(configured, "rb").read()
+            return cls(_private_from_pem(pem))
+        path = os.path.join(data_dir, KEY_FILE)
+        if os.path.exists(path):
+            with open(path, "rb") as handle:
+                return cls(_private_from_pem(handle.read()))
+        os.makedirs(data_dir, exist_ok=True)
+        key = Ed25519PrivateKey.generate()
+        pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            # Another worker created it first: use that one, so every worker signs alike.
+            with open(path, "rb") as handle:
+                return cls(_private_from_pem(handle.read()))
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(pem)
+        return cls(key)
+
+    def public_key_document(self) -> dict:
+        """What /.well-known/gambit-signing-key serves."""
+        return {"algorithm": ALGORITHM, "public_key": self.public_key_b64, "key_id": self.key_id,
+                "signs": "canonical({\"match_id\", \"version\", \"head\"})"}
+
+    def receipt(self, match_id: str, version: int, head: str) -> dict:
+        """A signed receipt for a match's chain head at a version."""
+        signature = self._key.sign(receipt_message(match_id, version, head))
+        return {"match_id": match_id, "version": version, "head": head, "key_id": self.key_id,
+                "signature": base64.b64encode(signature).decode()}
+
+
+def _private_from_pem(pem: bytes) -> Ed25519PrivateKey:
+    key = serialization.load_pem_private_key(pem, password=None)
+    if not isinstance(key, Ed25519PrivateKey):
+        raise ValueError("the signing key must be an Ed25519 private key")
+    return key
+
+
+def verify_receipt(public_key_b64: str, receipt: dict) -> bool:
+    """Whether a receipt's signature is the key's signature of its match id, version and head."""
+    try:
+        key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key_b64))
+        key.verify(base64.b64decode(receipt["signature"]),
+                   receipt_message(receipt["match_id"], receipt["version"], receipt["head"]))
+    except (InvalidSignature, KeyError, ValueError, TypeError):
+        return False
+    return True

@@ -1,0 +1,100 @@
+"""The tournaments resource: creation (with the organizer key), matches and standings, disputes, access trail."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, url_for
+from flask.views import MethodView
+from marshmallow import Schema, validate
+
+from projections.standings import standings
+from projections.views import summary
+from service.auth import organizer_of
+from service.bodies import StrictString, load
+from service.context import gambit, int_arg
+
+bp = Blueprint("tournaments", __name__)
+
+MAX_PAGE = 500
+
+
+class CreateTournamentBody(Schema):
+    """POST /tournaments."""
+
+    name = StrictString(required=True, validate=validate.Length(min=1, max=100))
+
+
+def _tournament_matches(tournament_id: str) -> list:
+    g = gambit()
+    ids, cursor = g.index.matches(tournament_id=tournament_id, limit=200)
+    while cursor is not None:
+        more, cursor = g.index.matches(tournament_id=tournament_id, after=cursor, limit=200)
+        ids.extend(more)
+    return [g.matches.match(i) for i in reversed(ids)]
+
+
+class TournamentCollection(MethodView):
+    """/tournaments"""
+
+    def post(self) -> Response:
+        """Create a tournament; the organizer key is shown only in this response."""
+        body = load(CreateTournamentBody())
+        tournament, key = gambit().matches.create_tournament(body["name"])
+        response = jsonify({"tournament_id": tournament.tournament_id, "name": tournament.name,
+                            "organizer_key": key, "created_at": tournament.created_at})
+        response.status_code = 201
+        response.headers["Location"] = url_for("tournaments.tournament", tournament_id=tournament.tournament_id)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+
+class TournamentItem(MethodView):
+    """/tournaments/{id}"""
+
+    def get(self, tournament_id: str) -> Response:
+        """The tournament with its matches (oldest first) and standings (public)."""
+        tournament = gambit().matches.tournament(tournament_id)
+        matches = _tournament_matches(tournament.tournament_id)
+        return jsonify({"tournament_id": tournament.tournament_id, "name": tournament.name,
+                        "created_at": tournament.created_at, "matches": [summary(m) for m in matches],
+                        "standings": standings(matches)})
+
+
+class TournamentDisputes(MethodView):
+    """/tournaments/{id}/disputes"""
+
+    def get(self, tournament_id: str) -> Response:
+        """Every dispute of the tournament's matches, open ones first (organizer only)."""
+        g = gambit()
+        tournament = g.matches.tournament(tournament_id)
+        organizer_of(tournament)
+        disputes = []
+        for match in _tournament_matches(tournament.tournament_id):
+            for dispute in match.disputes.values():
+                disputes.append({"match_id": match.match_id, **dispute})
+        disputes.sort(key=lambda d: (d["status"] != "open", d["match_id"], d["dispute"]))
+        return jsonify({"tournament_id": tournament.tournament_id, "disputes": disputes})
+
+
+class AccessLog(MethodView):
+    """/tournaments/{id}/access-log"""
+
+    def get(self, tournament_id: str) -> Response:
+        """Every organizer read of unrevealed secrets: who, which match and resource, when (organizer only)."""
+        g = gambit()
+        tournament = g.matches.tournament(tournament_id)
+        organizer_of(tournament)
+        after = int_arg("after", 0, minimum=0)
+        limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
+        events = g.matches.access_trail(tournament.tournament_id, after=after, limit=limit)
+        entries = [{"entry": e.originator_version - 1, "organizer": e.organizer, "match_id": e.match_id,
+                    "resource": e.resource, "match_version": e.match_version, "at": e.timestamp.isoformat()}
+                   for e in events]
+        more = bool(entries) and entries[-1]["entry"] < tournament.reads
+        return jsonify({"tournament_id": tournament.tournament_id, "entries": entries,
+                        "next_after": entries[-1]["entry"] if more else None})
+
+
+bp.add_url_rule("/tournaments", view_func=TournamentCollection.as_view("tournaments"))
+bp.add_url_rule("/tournaments/<tournament_id>", view_func=TournamentItem.as_view("tournament"))
+bp.add_url_rule("/tournaments/<tournament_id>/disputes", view_func=TournamentDisputes.as_view("disputes"))
+bp.add_url_rule("/tournaments/<tournament_id>/access-log", view_func=AccessLog.as_view("access_log"))
