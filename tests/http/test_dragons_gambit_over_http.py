@@ -1,0 +1,59 @@
+"""A 4-seat Dragon's Gambit match over HTTP to its target score, and nobody learns a value it should not."""
+
+from __future__ import annotations
+
+import random
+
+from domain.rulesets.dragons_gambit import FACE
+from tests.support.api import auth, create_match, join_all
+from tests.support.independent_verifier import verify_export
+
+
+def _card_ids_in(text: str) -> set[str]:
+    return {card for card in FACE if f'"{card}"' in text}
+
+
+def _legitimately_known(matches, match_id: str, seat: str | None) -> set[str]:
+    """Card ids this viewer was ever shown: public parts, and secrets of its own audience."""
+    known: set[str] = set()
+    for record in matches.records(match_id):
+        known |= _card_ids_in(repr(record.public).replace("'", '"'))
+        if record.secret is not None and seat is not None and seat in (record.audience or []):
+            known |= _card_ids_in(repr(record.secret).replace("'", '"'))
+    return known
+
+
+def test_a_four_seat_match_is_played_to_the_target_score_over_http_with_no_leaked_card(client, app):
+    matches = app.extensions["gambit"].matches
+    rng = random.Random(40)
+    match = create_match(client, "dragons-gambit", {"players": 4, "target_score": 60})
+    tokens = join_all(client, match)
+    mid = match["match_id"]
+    checked = 0
+    for step in range(3000):
+        summary = client.get(f"/matches/{mid}").get_json()
+        if summary["status"] == "finished":
+            break
+        if step % 11 == 0:
+            for seat, token in [(None, None), *tokens.items()]:
+                headers = auth(token) if token else {}
+                known = _legitimately_known(matches, mid, seat)
+                for path in ("view", "events?limit=500", f"replay?from={max(1, summary['version'] - 15)}", "audit/bluffs"):
+                    text = client.get(f"/matches/{mid}/{path}", headers=headers).get_data(as_text=True)
+                    leaked = _card_ids_in(text) - known
+                    assert not leaked, f"{seat or 'spectator'} received {sorted(leaked)} from {path}"
+                    checked += 1
+        seat = rng.choice(summary["to_act"])
+        commands = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
+        # Calling now and then keeps rounds short; every command still comes from legal-commands.
+        calls = [c for c in commands if c["type"] == "call_final_gambit"]
+        body = calls[0] if calls and rng.random() < 0.15 else rng.choice(commands)
+        assert client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat])).status_code == 201
+    summary = client.get(f"/matches/{mid}").get_json()
+    assert summary["status"] == "finished"
+    assert max(summary["outcome"]["scores"].values()) >= 60
+    assert checked > 50
+    audit = client.get(f"/matches/{mid}/audit/bluffs").get_json()["calls"]
+    assert audit and all(call["verified"] is True for call in audit)
+    assert len(audit) == summary["outcome"]["rounds"]
+    verify_export(client.get(f"/matches/{mid}/export").get_data(as_text=True))
