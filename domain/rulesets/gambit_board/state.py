@@ -1,0 +1,184 @@
+"""The state of a gambit-board match and `evolve`, which folds events into it without judging.
+
+The state is the organizers' truth (every power included); `view` filters it per viewer.
+Play is a sequence of steps (`state["step"]`: who must do what now) with a queue of the steps
+a bluff ruling still owes (a piece loss, a reassignment, then the turn passing or the mover
+moving again).
+"""
+
+from __future__ import annotations
+
+from domain.ruleset import Event
+
+from . import board as geo
+from .bluffs import apply_ruling
+from .flow import (SEATS, advance, check_winner, end_turn, finish, lose_piece, opponent, pieces_of, send_back,
+                   start_turn)
+from .powers import no_powers, power_type
+
+
+def initial_state(config: dict, seats: list[str]) -> dict:
+    """Pieces on their home rows, no powers yet, waiting for setup."""
+    board = {}
+    for i, col in enumerate(geo.COLUMNS):
+        board[f"{col}1"] = [f"S{i + 1}"]
+        board[f"{col}6"] = [f"N{i + 1}"]
+    return {
+        "config": dict(config),
+        "phase": "setup",
+        "version": 0,
+        "first_seat": None,
+        "board": board,
+        "powers": {p: no_powers() for s in SEATS for p in pieces_of(s)},
+        "assignment_version": {s: None for s in SEATS},
+        "dice": {s: None for s in SEATS},
+        "turn": None,
+        "step": None,
+        "queue": [],
+        "pending": None,
+        "lost": {s: [] for s in SEATS},
+        "revealed": [],
+        "rulings": [],
+        "claims": [],
+        "detections": {s: [] for s in SEATS},
+        "result": None,
+    }
+
+
+# ---- evolve -------------------------------------------------------------------------------
+
+def evolve(state: dict, event: Event) -> dict:
+    """Fold one event into the state (never validates, never raises on recorded history)."""
+    handler = _HANDLERS.get(event.kind)
+    if handler is not None:
+        handler(state, event)
+    if event.version is not None:
+        state["version"] = event.version
+    return state
+
+
+def _die_rolled(state: dict, event: Event) -> None:
+    pub = event.public
+    dice = state["dice"][pub["seat"]]
+    if dice is None or dice["attempt"] != pub["attempt"]:
+        dice = state["dice"][pub["seat"]] = {"attempt": pub["attempt"], "movement": [0, 0], "action": [0, 0]}
+    dice[pub["die"]][pub["index"]] = event.secret["chance_result"]
+
+
+def _board_set_up(state: dict, event: Event) -> None:
+    state["first_seat"] = event.public["first_seat"]
+    state["phase"] = "assign"
+
+
+def _powers_assigned(state: dict, event: Event) -> None:
+    seat = event.public["seat"]
+    for piece, record in event.secret["assignment"].items():
+        state["powers"][piece] = dict(record)
+    state["assignment_version"][seat] = event.version
+    if all(v is not None for v in state["assignment_version"].values()):
+        state["phase"] = "play"
+        start_turn(state, state["first_seat"], 1)
+
+
+def _piece_moved(state: dict, event: Event) -> None:
+    pub = event.public
+    plan = geo.copy_plan(pub["plan"])  # the state must never share objects with a recorded event
+    geo.apply_move(state["board"], plan)
+    state["claims"].append({"version": event.version, "seat": pub["seat"], "kind": "move", "piece": plan["piece"],
+                            "from": plan["from"], "to": plan["to"], "claims": list(plan["claims"])})
+    if pub["needs_response"]:
+        state["pending"] = {"kind": "move", "version": event.version, "seat": pub["seat"], "piece": plan["piece"],
+                            "claims": list(plan["claims"]), "plan": plan, "counter": None}
+        state["step"] = {"kind": "respond", "seat": opponent(pub["seat"])}
+    else:
+        end_turn(state)
+
+
+def _detect_claimed(state: dict, event: Event) -> None:
+    pub = event.public
+    state["claims"].append({"version": event.version, "seat": pub["seat"], "kind": "detect", "piece": pub["piece"],
+                            "target": pub["target"], "claims": ["detective"]})
+    state["pending"] = {"kind": "detect", "version": event.version, "seat": pub["seat"], "piece": pub["piece"],
+                        "target": pub["target"], "claims": ["detective"], "plan": None, "counter": None}
+    state["step"] = {"kind": "respond", "seat": opponent(pub["seat"])}
+
+
+def _claim_accepted(state: dict, event: Event) -> None:
+    end_turn(state)
+
+
+def _powers_detected(state: dict, event: Event) -> None:
+    state["detections"][event.public["seat"]].append(
+        {"target": event.secret["target"], "powers": dict(event.secret["powers"]), "version": event.version})
+
+
+def _counter_claimed(state: dict, event: Event) -> None:
+    pub = event.public
+    power = "moat" if event.kind == "MoatClaimed" else "kamikaze"
+    state["claims"].append({"version": event.version, "seat": pub["seat"], "kind": power, "piece": pub["piece"],
+                            "claims": [power]})
+    state["pending"]["counter"] = {"kind": power, "version": event.version, "seat": pub["seat"], "piece": pub["piece"]}
+    state["step"] = {"kind": "counter", "seat": state["pending"]["seat"]}
+
+
+def _moat_accepted(state: dict, event: Event) -> None:
+    send_back(state)
+    state["pending"] = None
+    state["step"] = {"kind": "turn", "seat": state["turn"]["seat"]}
+
+
+def _kamikaze_accepted(state: dict, event: Event) -> None:
+    pub = event.public
+    lose_piece(state, pub["sitter"], "kamikaze", event.version)
+    record = state["powers"][pub["kamikaze_piece"]]
+    if record["action"] == "kamikaze":
+        record["action"] = None
+    end_turn(state)
+
+
+def _die_for_reassignment(state: dict, event: Event) -> None:
+    for step in [state["step"]] + state["queue"]:
+        if step is not None and step["kind"] == "reassign" and step["roll"] is None:
+            step["roll"] = event.secret["chance_result"]
+            return
+
+
+def _piece_lost(state: dict, event: Event) -> None:
+    lose_piece(state, event.public["piece"], "lost", event.version)
+    if not check_winner(state):
+        advance(state)
+
+
+def _power_reassigned(state: dict, event: Event) -> None:
+    seat = event.public["seat"]
+    piece, power = event.secret["piece"], event.secret["power"]
+    state["powers"][piece][power_type(power)] = power
+    state["assignment_version"][seat] = event.version
+    advance(state)
+
+
+def _resigned(state: dict, event: Event) -> None:
+    seat = event.public["seat"]
+    finish(state, opponent(seat), "resignation")
+    state["result"]["resigned"] = seat
+
+
+_HANDLERS = {
+    "PowerDieRolled": _die_rolled,
+    "BoardSetUp": _board_set_up,
+    "PowersAssigned": _powers_assigned,
+    "PieceMoved": _piece_moved,
+    "DetectClaimed": _detect_claimed,
+    "ClaimAccepted": _claim_accepted,
+    "PowersDetected": _powers_detected,
+    "MoatClaimed": _counter_claimed,
+    "KamikazeClaimed": _counter_claimed,
+    "MoatAccepted": _moat_accepted,
+    "KamikazeAccepted": _kamikaze_accepted,
+    "BluffRuled": apply_ruling,
+    "ReassignmentDieRolled": _die_for_reassignment,
+    "PieceLost": _piece_lost,
+    "PowerReassigned": _power_reassigned,
+    "Resigned": _resigned,
+}
+

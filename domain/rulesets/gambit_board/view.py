@@ -1,0 +1,83 @@
+"""What each viewer sees of a gambit-board match.
+
+Everyone sees the board, stacks, claims, rulings, revealed and lost pieces' powers and which
+seats have committed an assignment. A seat also sees its own pieces' powers, its own dice and
+reassignment rolls, and what its detects revealed. `sees_all` (organizers, or anyone after the
+end) sees every power, die and detect.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from domain.ruleset import Viewer
+
+from . import board as geo
+from .flow import SEATS, far_row_count, pieces_of
+from .powers import faces
+
+
+def view(state: dict, viewer: Viewer) -> dict:
+    """The board as `viewer` may see it (fresh objects, never references into the state)."""
+    me = viewer.seat if viewer.role == "seat" else None
+
+    def visible(seat: str) -> bool:
+        return viewer.sees_all or seat == me
+
+    board = state["board"]
+    where = geo.locate(board)
+    pieces = {}
+    for seat in SEATS:
+        for piece in pieces_of(seat):
+            square, index = where.get(piece, (None, None))
+            entry = {"seat": seat, "lost": piece in state["lost"][seat], "square": square, "stack_position": index,
+                     "stack_height": len(board[square]) if square else None,
+                     "sat_on": square is not None and index < len(board[square]) - 1}
+            if visible(seat):
+                entry["powers"] = dict(state["powers"][piece])
+            pieces[piece] = entry
+    out = {
+        "ruleset": "gambit-board",
+        "phase": state["phase"],
+        "config": dict(state["config"]),
+        "first_seat": state["first_seat"],
+        "impassable": sorted(geo.impassable(state["config"]["board"])),
+        "board": {sq: list(stack) for sq, stack in sorted(board.items())},
+        "pieces": pieces,
+        "turn": None if state["turn"] is None else {
+            "seat": state["turn"]["seat"], "number": state["turn"]["number"],
+            "forbidden_squares": list(state["turn"]["forbidden"])},
+        "step": _step(state, visible),
+        "pending": _pending(state["pending"]),
+        "lost": {s: list(state["lost"][s]) for s in SEATS},
+        "far_row": {s: far_row_count(state, s) for s in SEATS},
+        "assigned": {s: state["assignment_version"][s] is not None for s in SEATS},
+        "assignment_versions": dict(state["assignment_version"]),
+        "claims": copy.deepcopy(state["claims"]),
+        "rulings": copy.deepcopy(state["rulings"]),
+        "revealed": copy.deepcopy(state["revealed"]),
+        "detections": {s: copy.deepcopy(state["detections"][s]) for s in SEATS if visible(s)},
+        "dice": {s: faces(state["dice"][s]) for s in SEATS if visible(s) and state["dice"][s] is not None},
+        "result": copy.deepcopy(state["result"]),
+    }
+    return out
+
+
+def _step(state: dict, visible) -> dict | None:
+    """The step awaited now; a reassignment die shows only to its seat."""
+    if state["phase"] == "assign":
+        return {"kind": "assign", "seats": [s for s in SEATS if state["assignment_version"][s] is None]}
+    step = state["step"]
+    if step is None:
+        return None
+    out = {k: v for k, v in step.items() if k != "roll"}
+    if step["kind"] == "reassign" and visible(step["seat"]):
+        out["roll"] = step["roll"]
+    return out
+
+
+def _pending(pending: dict | None) -> dict | None:
+    """The claim awaiting an answer (and the moat/kamikaze counter-claim, if any)."""
+    if pending is None:
+        return None
+    return copy.deepcopy(pending)
