@@ -1,0 +1,119 @@
+"""Combat: declaring attackers, assigning blockers (Guard first), resolving damage.
+
+Units do not tap: any unit without Summoning Weakness (or with Rush) may attack every turn, and
+every unit of the defender may block (one blocker per attacker, house rule). Guard (house
+ruling of the seed's "attackers must target it"): a Guard unit able to block must block while
+attackers are left, so non-Guard units block only once every Guard unit is blocking.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from domain.ruleset import RuleViolation
+
+from .effects import keywords, might
+from .phases import Script, attack_candidates, begin_phase, open_window
+from .state import find_unit, opponent
+
+BLOCK_OPTIONS_CAP = 120
+
+
+def check_attack(state: dict, seat: str, attackers: tuple[str, ...], target: str | None) -> str:
+    """Raise RuleViolation unless the attack is legal; return the attacked seat."""
+    target = target or opponent(seat)
+    if target == seat or target not in state["seats"]:
+        raise RuleViolation("bad_target_player", "attack an opponent")
+    if len(set(attackers)) != len(attackers):
+        raise RuleViolation("duplicate_attacker", "a unit attacks at most once")
+    able = attack_candidates(state, seat)
+    for unit in attackers:
+        controller, _ = find_unit(state, unit)
+        if controller != seat:
+            raise RuleViolation("not_your_unit", f"{unit!r} is not a unit of yours in play")
+        if unit not in able:
+            raise RuleViolation("summoning_weakness", f"{unit} entered play this turn and has no Rush")
+    return target
+
+
+def declare_attack(script: Script, seat: str, attackers: tuple[str, ...], target: str) -> None:
+    """Declare the attack; it opens the attack_declared window (or goes straight on)."""
+    script.emit("AttackDeclared", {"seat": seat, "target": target, "attackers": list(attackers)})
+    if not attackers:
+        begin_phase(script, "main2")
+        return
+    if not open_window(script, "attack_declared"):
+        after_attack_window(script)
+
+
+def after_attack_window(script: Script) -> None:
+    """After the attack_declared window: ask for blockers if the defender has units, else resolve."""
+    combat = script.state["combat"]
+    if combat["attackers"] and script.state["players"][combat["target"]]["units"]:
+        script.emit("BlocksAwaited", {"seat": combat["target"], "attackers": list(combat["attackers"])})
+    else:
+        resolve_combat(script)
+
+
+def guard_ok(state: dict, defender: str, attackers: list[str], blocks: dict[str, str]) -> bool:
+    """Whether a block assignment honours Guard: as many Guard units block as can."""
+    guards = [u["card"] for u in state["players"][defender]["units"] if "guard" in keywords(state, u)]
+    blocking = sum(1 for g in guards if g in blocks)
+    return blocking >= min(len(guards), len(attackers))
+
+
+def check_blocks(state: dict, seat: str, blocks: dict[str, str]) -> None:
+    """Raise RuleViolation unless `blocks` (blocker → attacker) is a legal assignment for `seat`."""
+    combat = state["combat"]
+    for blocker, attacker in blocks.items():
+        if find_unit(state, blocker)[0] != seat:
+            raise RuleViolation("not_your_unit", f"{blocker!r} is not a unit of yours in play")
+        if attacker not in combat["attackers"]:
+            raise RuleViolation("not_attacking", f"{attacker!r} is not attacking")
+    if len(set(blocks.values())) != len(blocks):
+        raise RuleViolation("attacker_already_blocked", "one blocker per attacker")
+    if not guard_ok(state, seat, combat["attackers"], blocks):
+        raise RuleViolation("guard_must_block", "Guard units must be chosen as blockers first")
+
+
+def block_options(state: dict, seat: str) -> list[dict[str, str]]:
+    """Legal block assignments, at most BLOCK_OPTIONS_CAP of them (no blocks first, then by size)."""
+    attackers = state["combat"]["attackers"]
+    units = [u["card"] for u in state["players"][seat]["units"]]
+    out: list[dict[str, str]] = []
+    for size in range(0, min(len(units), len(attackers)) + 1):
+        for chosen in itertools.combinations(units, size):
+            for targets in itertools.permutations(attackers, size):
+                blocks = dict(zip(chosen, targets))
+                if guard_ok(state, seat, attackers, blocks):
+                    out.append(blocks)
+                    if len(out) >= BLOCK_OPTIONS_CAP:
+                        return out
+    return out
+
+
+def assign_blockers(script: Script, seat: str, blocks: dict[str, str]) -> None:
+    """Record the blocks and resolve the combat."""
+    script.emit("BlockersAssigned", {"seat": seat, "blocks": dict(blocks)})
+    resolve_combat(script)
+
+
+def resolve_combat(script: Script) -> None:
+    """Blocked pairs trade Might for damage; unblocked attackers hit the player; then Main 2."""
+    state = script.state
+    combat = state["combat"]
+    by_attacker = {a: b for b, a in combat["blocks"].items()}
+    unit_damage, player = [], 0
+    for attacker in combat["attackers"]:
+        _, unit = find_unit(state, attacker)
+        power = 0 if attacker in combat["muted"] else might(state, unit)
+        blocker = by_attacker.get(attacker)
+        if blocker is None:
+            player += power
+            continue
+        unit_damage.append({"unit": blocker, "amount": power, "source": attacker})
+        unit_damage.append({"unit": attacker, "amount": might(state, find_unit(state, blocker)[1]), "source": blocker})
+    script.emit("CombatResolved", {"seat": combat["seat"], "target": combat["target"], "unit_damage": unit_damage,
+                                   "player_damage": {combat["target"]: player} if player else {}})
+    script.settle()
+    begin_phase(script, "main2")

@@ -1,0 +1,95 @@
+"""The commands of gambit-tcg (the `type` strings are stable; bodies are flat JSON)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from domain.ruleset import Command
+
+
+@dataclass(frozen=True)
+class SetCard(Command):
+    """Set a hand card face down (free); a trap declares its trigger window, kept secret."""
+
+    type: ClassVar[str] = "set_card"
+    card: str
+    window: str | None = None
+
+
+@dataclass(frozen=True)
+class Energize(Command):
+    """Move a hand card face up into the Energy Zone (once per turn)."""
+
+    type: ClassVar[str] = "energize"
+    card: str
+
+
+@dataclass(frozen=True)
+class PlayCard(Command):
+    """Play a unit, spell, item or field card from hand, or flip-and-pay one from the Set Zone."""
+
+    type: ClassVar[str] = "play_card"
+    card: str
+    energy: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    target: str | None = None
+    reveal: str | None = None
+    declared_type: str | None = None
+    sacrifice: str | None = None
+    target_player: str | None = None
+
+
+@dataclass(frozen=True)
+class ActivateTrap(Command):
+    """Activate a set trap in the open window it was declared for, paying its cost."""
+
+    type: ClassVar[str] = "activate_trap"
+    card: str
+    energy: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    target: str | None = None
+    reveal: str | None = None
+    declared_type: str | None = None
+    sacrifice: str | None = None
+    target_player: str | None = None
+
+
+@dataclass(frozen=True)
+class EndPhase(Command):
+    """End Main 1 (go to Combat) or Main 2 (draw, end the turn)."""
+
+    type: ClassVar[str] = "end_phase"
+
+
+@dataclass(frozen=True)
+class DeclareAttack(Command):
+    """Declare attackers (possibly none) and the player they attack (default: the opponent)."""
+
+    type: ClassVar[str] = "declare_attack"
+    attackers: tuple[str, ...] = ()
+    target_player: str | None = None
+
+
+@dataclass(frozen=True)
+class AssignBlockers(Command):
+    """Assign blockers as {blocker: attacker} (one blocker per attacker; Guard first)."""
+
+    type: ClassVar[str] = "assign_blockers"
+    blocks: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Pass(Command):
+    """Pass in a trap window, or decline p2's free set before the first turn."""
+
+    type: ClassVar[str] = "pass"
+
+
+COMMANDS = (SetCard, Energize, PlayCard, ActivateTrap, EndPhase, DeclareAttack, AssignBlockers, Pass)
+
+
+def choices_of(command) -> dict:
+    """The effect choices a play/activation command carries."""
+    return {"target": command.target, "reveal": command.reveal, "declared_type": command.declared_type,
+            "sacrifice": command.sacrifice, "target_player": command.target_player}

@@ -1,0 +1,193 @@
+"""Paying costs and playing cards: energize, units, spells, items and field cards.
+
+Costs are paid with ready energy (1 per energized card, 2 for Conduit; it is exhausted until its
+owner's next turn) and then by discarding cards from hand, 1 each. A payment must cover the
+cost and be minimal: no energy card or discard in it may be left out and still cover the cost.
+"""
+
+from __future__ import annotations
+
+from domain.ruleset import RuleViolation
+
+from .cards import CARDS, ENERGY_CAP, UNIT_CAP, energy_value
+from .effects import check_choices, pay_sacrifice_costs, play_cost, resolve
+from .phases import Script, open_window
+from .state import find_set, find_unit, opponent
+
+
+# ----- payment --------------------------------------------------------------------------------
+
+def check_payment(state: dict, seat: str, cost: int, energy: tuple[str, ...], discard: tuple[str, ...],
+                  playing: str) -> None:
+    """Raise RuleViolation unless the energy and discards pay `cost` exactly enough."""
+    player = state["players"][seat]
+    ready = {e["card"]: e["ready"] for e in player["energy"]}
+    if len(set(energy)) != len(energy) or len(set(discard)) != len(discard):
+        raise RuleViolation("bad_payment", "a card pays at most once")
+    for card in energy:
+        if card not in ready:
+            raise RuleViolation("bad_payment", f"{card!r} is not in your Energy Zone")
+        if not ready[card]:
+            raise RuleViolation("energy_exhausted", f"{card} is exhausted until your next turn")
+    for card in discard:
+        if card not in player["hand"] or card == playing:
+            raise RuleViolation("bad_payment", f"{card!r} is not a card in your hand you can discard")
+    values = [energy_value(state["cards"][c]) for c in energy] + [1] * len(discard)
+    total = sum(values)
+    if total < cost:
+        raise RuleViolation("insufficient_payment", f"cost {cost}, paid {total}")
+    if values and total - min(values) >= cost:
+        raise RuleViolation("overpayment", "pay no more energy or cards than the cost needs")
+
+
+Payment = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def canonical_payment(state: dict, seat: str, cost: int, playing: str) -> Payment | None:
+    """One minimal payment (largest ready energy first, then the last cards in hand), or None."""
+    player = state["players"][seat]
+    ready = sorted((e["card"] for e in player["energy"] if e["ready"]),
+                   key=lambda c: -energy_value(state["cards"][c]))
+    energy: list[str] = []
+    total = 0
+    for card in ready:
+        if total >= cost:
+            break
+        energy.append(card)
+        total += energy_value(state["cards"][card])
+    hand = [c for c in player["hand"] if c != playing]
+    need = max(0, cost - total)
+    if need > len(hand):
+        return None
+    return tuple(energy), tuple(hand[len(hand) - need:]) if need else ()
+
+
+def paid_record(state: dict, energy: tuple[str, ...], discard: tuple[str, ...]) -> dict:
+    """The public record of a payment (discarded cards are face up)."""
+    return {"energy": list(energy), "discard": [{"card": c, "id": state["cards"][c]} for c in discard]}
+
+
+# ----- energize -------------------------------------------------------------------------------
+
+def check_energize(state: dict, seat: str, card: str) -> None:
+    """Raise RuleViolation unless `seat` may energize `card` now."""
+    player = state["players"][seat]
+    if card not in player["hand"]:
+        raise RuleViolation("card_not_in_hand", f"{card!r} is not in your hand")
+    if player["energized"]:
+        raise RuleViolation("already_energized", "energize one card per turn")
+    if len(player["energy"]) >= ENERGY_CAP:
+        raise RuleViolation("energy_zone_full", f"the Energy Zone holds {ENERGY_CAP} cards")
+
+
+def energize(script: Script, seat: str, card: str) -> None:
+    """Move a hand card face up to the Energy Zone."""
+    card_id = script.state["cards"][card]
+    script.emit("CardEnergized", {"seat": seat, "card": card, "id": card_id, "value": energy_value(card_id)})
+
+
+# ----- playing a card -------------------------------------------------------------------------
+
+def source_of(state: dict, seat: str, card: str) -> tuple[str, dict | None]:
+    """Where a card of `seat` may be played from: ("hand", None) or ("set", entry); RuleViolation otherwise."""
+    if card in state["players"][seat]["hand"]:
+        return "hand", None
+    owner, entry = find_set(state, card)
+    if owner == seat:
+        return "set", entry
+    raise RuleViolation("card_not_in_hand", f"{card!r} is not in your hand or Set Zone")
+
+
+def check_play(state: dict, seat: str, card: str, choices: dict) -> tuple[str, dict | None, int]:
+    """Raise RuleViolation unless `seat` may play `card` with `choices`; return (source, set entry, cost)."""
+    source, entry = source_of(state, seat, card)
+    info = CARDS[state["cards"][card]]
+    kind = info["type"]
+    if kind == "trap":
+        if source == "hand":
+            raise RuleViolation("traps_must_be_set", "a trap is set face down and activated in its window")
+        raise RuleViolation("trap_needs_window", "activate a set trap with activate_trap in its declared window")
+    if kind == "unit" and len(state["players"][seat]["units"]) >= UNIT_CAP:
+        raise RuleViolation("unit_zone_full", f"the Unit Zone holds {UNIT_CAP} units")
+    if kind == "item":
+        check_item_host(state, seat, card, choices)
+    elif kind == "field":
+        extra = [k for k, v in choices.items() if v is not None]
+        if extra:
+            raise RuleViolation("unexpected_choice", f"{info['name']} takes no {extra[0]}")
+    else:
+        check_choices(state, seat, card, choices)
+    return source, entry, play_cost(state, card, entry is not None and entry["revealed"])
+
+
+def check_item_host(state: dict, seat: str, card: str, choices: dict) -> None:
+    """An item goes on one of your units — a Cursed one on an opponent's — whose item slot is free."""
+    extra = [k for k, v in choices.items() if v is not None and k != "target"]
+    if extra:
+        raise RuleViolation("unexpected_choice", f"an item takes no {extra[0]}")
+    host = choices.get("target")
+    controller, unit = find_unit(state, host) if host else (None, None)
+    if unit is None:
+        raise RuleViolation("bad_target", "equip an item to a unit in play")
+    cursed = "cursed" in CARDS[state["cards"][card]]["keywords"]
+    if cursed and controller == seat:
+        raise RuleViolation("item_host_invalid", "a Cursed item is equipped to an opponent's unit")
+    if not cursed and controller != seat:
+        raise RuleViolation("item_host_invalid", "an item is equipped to one of your own units")
+    if unit["item"] is not None:
+        raise RuleViolation("item_slot_taken", "a unit carries one item")
+
+
+def item_hosts(state: dict, seat: str, card: str) -> list[str]:
+    """Units `card` (an item) may be equipped to now."""
+    cursed = "cursed" in CARDS[state["cards"][card]]["keywords"]
+    seats = [opponent(seat)] if cursed else [seat]
+    return [u["card"] for s in seats for u in state["players"][s]["units"] if u["item"] is None]
+
+
+def play_card(script: Script, seat: str, card: str, choices: dict, energy: tuple, discard: tuple,
+              source: str, entry: dict | None, cost: int) -> None:
+    """Pay and play: a unit enters (when-played effects, then the unit_played window); a spell
+    waits in the spell_activated window; an item is equipped; a field card replaces the old one."""
+    state = script.state
+    card_id = state["cards"][card]
+    kind = CARDS[card_id]["type"]
+    public = {"seat": seat, "card": card, "id": card_id, "type": kind, "from": source,
+              "cost": cost,
+              "paid": paid_record(state, energy, discard), "target": choices.get("target"),
+              "choices": {k: v for k, v in choices.items() if v is not None}}
+    if kind == "field" and state["field"] is not None:
+        old = state["field"]
+        public["replaced"] = {"card": old["card"], "id": state["cards"][old["card"]], "owner": old["owner"]}
+    face_down = entry is not None and not entry["revealed"]
+    opens = (entry["set_version"],) if face_down else ()
+    secret = {"card": card, "id": card_id, "window": entry["window"]} if face_down else None
+    version = script.emit("CardPlayed", public, secret=secret, audience=() if face_down else None,
+                          opens=opens)
+    if kind == "unit":
+        resolve(script, seat, card, choices, play_version=version)
+        script.settle()
+        open_window(script, "unit_played")
+    elif kind == "spell":
+        pay_sacrifice_costs(script, seat, card, choices)
+        script.settle()
+        if not open_window(script, "spell_activated"):
+            resolve_pending_spell(script)
+    else:
+        script.settle()
+
+
+def resolve_pending_spell(script: Script) -> None:
+    """Resolve the spell waiting on the stack (unless a trap nullified it), then to the graveyard."""
+    pending = script.state["pending_spell"]
+    if pending is None:
+        return
+    resolve(script, pending["seat"], pending["card"], _full(pending["choices"]), play_version=pending["version"])
+    script.emit("SpellResolved", {"seat": pending["seat"], "card": pending["card"],
+                                  "id": script.state["cards"][pending["card"]]})
+    script.settle()
+
+
+def _full(choices: dict) -> dict:
+    from .effects import CHOICE_FIELDS
+    return {f: choices.get(f) for f in CHOICE_FIELDS}

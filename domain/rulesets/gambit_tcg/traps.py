@@ -1,0 +1,80 @@
+"""Setting cards face down, and traps: the secretly declared window, the wait, the activation.
+
+Setting commits the card's identity (and, for a trap, its trigger window) in the `CardSet`
+secret, audience the owner. Activating a trap opens that commitment (`opens=(set_version,)`),
+so the record proves the window was declared when the trap was set. An activation is not a
+bluff call (nobody called anything), so it carries no `bluff_call` entry. The card and its
+window go public in the event; the opened commitment (secret and salt of the CardSet record)
+sits in the event's secret for organizers (audience `()`) until the match ends, so the salt of a
+record a seat could not read never reaches that seat mid-match.
+"""
+
+from __future__ import annotations
+
+from domain.ruleset import RuleViolation
+
+from .cards import CARDS, SET_CAP, WINDOWS
+from .effects import check_choices, play_cost, resolve
+from .phases import Script, after_response
+from .play import paid_record
+from .state import find_set, ready_turn
+
+
+def check_set(state: dict, seat: str, card: str, window: str | None) -> None:
+    """Raise RuleViolation unless `seat` may set `card` face down now (a trap needs a window)."""
+    player = state["players"][seat]
+    if card not in player["hand"]:
+        raise RuleViolation("card_not_in_hand", f"{card!r} is not in your hand")
+    if len(player["set"]) >= SET_CAP:
+        raise RuleViolation("set_zone_full", f"the Set Zone holds {SET_CAP} cards")
+    if window is not None and window not in WINDOWS:
+        raise RuleViolation("unknown_window", f"windows are {list(WINDOWS)}")
+    if window is None and CARDS[state["cards"][card]]["type"] == "trap":
+        raise RuleViolation("window_required", "declare the trap's trigger window when setting it")
+
+
+def set_card(script: Script, seat: str, card: str, window: str | None, free: bool = False) -> None:
+    """Set a card face down: public that a card was set, secret what it is and its window."""
+    state = script.state
+    card_id = state["cards"][card]
+    turn = state["turn"]
+    script.emit("CardSet", {"seat": seat, "card": card, "set_turn": turn, "ready_turn": ready_turn(turn, seat),
+                            "free": free},
+                secret={"card": card, "id": card_id, "type": CARDS[card_id]["type"], "window": window},
+                audience=(seat,))
+
+
+def check_activation(state: dict, seat: str, card: str, choices: dict, acting: list[str]) -> tuple[dict, int]:
+    """Raise RuleViolation unless `seat` may activate the set trap `card` now; return (set entry, cost)."""
+    window = state["window"]
+    if window is None:
+        raise RuleViolation("no_open_window", "traps are activated only in a trap window")
+    owner, entry = find_set(state, card)
+    if owner != seat:
+        raise RuleViolation("card_not_set", f"{card!r} is not in your Set Zone")
+    if CARDS[state["cards"][card]]["type"] != "trap":
+        raise RuleViolation("not_a_trap", "only traps are activated in a window")
+    if entry["ready_turn"] > state["turn"]:
+        raise RuleViolation("trap_not_ready", "a trap waits one full turn: not before its owner's next turn")
+    if entry["window"] != window["name"]:
+        raise RuleViolation("wrong_window", "a trap fires only in the window declared when it was set")
+    if seat not in acting:
+        raise RuleViolation("not_your_turn", "another seat answers this window first")
+    check_choices(state, seat, card, choices)
+    return entry, play_cost(state, card, entry["revealed"])
+
+
+def activate_trap(script: Script, seat: str, card: str, choices: dict, energy: tuple, discard: tuple,
+                  entry: dict, cost: int) -> None:
+    """Pay, open the set commitment, resolve the trap; the seat keeps the window while it may respond."""
+    state = script.state
+    card_id = state["cards"][card]
+    public = {"seat": seat, "card": card, "id": card_id, "window": entry["window"], "set_version": entry["set_version"],
+              "set_turn": entry["set_turn"], "turn": state["turn"], "on_turn_of": state["active"], "cost": cost,
+              "paid": paid_record(state, energy, discard),
+              "choices": {k: v for k, v in choices.items() if v is not None}}
+    version = script.emit("TrapActivated", public, secret={"card": card, "id": card_id, "window": entry["window"]},
+                          audience=(), opens=(entry["set_version"],))
+    resolve(script, seat, card, choices, play_version=version)
+    script.settle()
+    after_response(script, seat)
