@@ -1,0 +1,193 @@
+"""The two 54-card decks: card ids, ranks and suits, and the deck moves (shuffles, draws, Omens).
+
+Card ids carry their deck: `P.10H` is the Ten of Hearts of the Pilot Deck, `C.AS` the Ace of
+Spades of the Coach Deck, `P.JK1`/`P.JK2` the Pilot Deck's Jokers. A deck's `draw` list has its
+top at index 0; its `trash` has its top last; `omens` lists its Jokers set out beside it.
+
+Decide-side helpers (`settle`, `draw_cards`, `take_top`, `mill`) emit events through a `Sim`;
+evolve-side helpers (`apply_*`) move cards in the state and never validate.
+"""
+
+from __future__ import annotations
+
+DECKS = ("pilot", "coach")
+PREFIX = {"pilot": "P", "coach": "C"}
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = ("S", "H", "D", "C")
+RANK_VALUE = {r: i + 2 for i, r in enumerate(RANKS)}
+SUIT_VALUE = {"S": 4, "H": 3, "D": 2, "C": 1}
+FACES = ("J", "Q", "K")
+ACE, TWO = 14, 2
+
+
+def deck_cards(deck: str) -> list[str]:
+    """The 54 cards of a deck in their canonical (unshuffled) order: 52 standard, then 2 Jokers."""
+    p = PREFIX[deck]
+    return [f"{p}.{r}{s}" for s in SUITS for r in RANKS] + [f"{p}.JK1", f"{p}.JK2"]
+
+
+ALL_CARDS: frozenset[str] = frozenset(deck_cards("pilot") + deck_cards("coach"))
+
+
+def deck_of(card: str) -> str:
+    """Which deck a card belongs to (its Trash is where it goes)."""
+    return "pilot" if card.startswith("P.") else "coach"
+
+
+def is_joker(card: str) -> bool:
+    """Whether a card is one of the Jokers (an Omen once set out)."""
+    return card.endswith(".JK1") or card.endswith(".JK2")
+
+
+def rank(card: str) -> int:
+    """The rank of a standard card: 2..10, J 11, Q 12, K 13, A 14."""
+    return RANK_VALUE[card[2:-1]]
+
+
+def suit(card: str) -> int:
+    """The suit value of a standard card: Spades 4, Hearts 3, Diamonds 2, Clubs 1."""
+    return SUIT_VALUE[card[-1]]
+
+
+def flip_value(card: str) -> int:
+    """A card's value for a Dissonance flip: its rank, except that an Ace counts 1."""
+    return 1 if rank(card) == ACE else rank(card)
+
+
+def rank_then_suit(card: str) -> tuple[int, int]:
+    """The sort key of "rank, then suit"."""
+    return rank(card), suit(card)
+
+
+def is_face(card: str) -> bool:
+    """Whether a card is a Jack, Queen or King."""
+    return card[2:-1] in FACES
+
+
+def gambit_beats(pilot_card: str, threshold: str) -> bool:
+    """Whether the pilot's card is higher than the Threshold; a Two always beats an Ace."""
+    a, b = rank(pilot_card), rank(threshold)
+    if a == TWO and b == ACE:
+        return True
+    if a == ACE and b == TWO:
+        return False
+    return a > b
+
+
+def counters(card: str, top: str) -> bool:
+    """Whether `card` may be played onto `top` as a Counter (Ace on top: only a Two; no Ace onto a Two)."""
+    a, b = rank(card), rank(top)
+    if b == ACE:
+        return a == TWO
+    if a == ACE and b == TWO:
+        return False
+    return a > b
+
+
+def blocks(card: str, top: str) -> bool:
+    """Whether `card` blocks `top`: equal rank and equal or higher suit."""
+    return rank(card) == rank(top) and suit(card) >= suit(top)
+
+
+def excess(card: str, over: str) -> int:
+    """By how many ranks `card` exceeds `over` (negative or zero when it does not)."""
+    return rank(card) - rank(over)
+
+
+# ----- evolve side ------------------------------------------------------------------------------
+
+def new_decks() -> dict:
+    """Both decks before the first shuffle: everything in canonical order, nothing in play."""
+    return {d: {"draw": deck_cards(d), "trash": [], "omens": []} for d in DECKS}
+
+
+def shuffle_pool(state: dict, deck: str, reason: str) -> list[str]:
+    """The cards a shuffle orders: the deck then its Trash, plus the spent Jokers when they return."""
+    d = state["decks"][deck]
+    pool = list(d["draw"]) + list(d["trash"])
+    if reason == "omens_returned":
+        pool += sorted(o["card"] for o in d["omens"])
+    return pool
+
+
+def apply_shuffle(state: dict, deck: str, reason: str, permutation: list[int]) -> None:
+    """Replace a deck by its shuffled pool; its Trash (and returned Omens) are now in it."""
+    pool = shuffle_pool(state, deck, reason)
+    d = state["decks"][deck]
+    d["draw"] = [pool[i] for i in permutation]
+    d["trash"] = []
+    if reason == "omens_returned":
+        d["omens"] = []
+
+
+def apply_omen_revealed(state: dict, deck: str) -> None:
+    """The Joker on top of the deck is set out beside it as an active Omen."""
+    d = state["decks"][deck]
+    d["omens"].append({"card": d["draw"].pop(0), "spent": False})
+
+
+def to_trash(state: dict, card: str) -> None:
+    """Put a card face up on top of its deck's Trash."""
+    state["decks"][deck_of(card)]["trash"].append(card)
+
+
+# ----- decide side ------------------------------------------------------------------------------
+
+def settle(sim, deck: str) -> None:
+    """Set out any Joker on top of the deck as an Omen, and reshuffle the Trash into an empty deck."""
+    while True:
+        d = sim.state["decks"][deck]
+        if d["draw"] and is_joker(d["draw"][0]):
+            sim.emit("OmenRevealed", {"deck": deck, "card": d["draw"][0]})
+        elif not d["draw"] and d["trash"]:
+            shuffle(sim, deck, "trash_reshuffled")
+        else:
+            return
+
+
+def shuffle(sim, deck: str, reason: str) -> None:
+    """Shuffle a deck (with its Trash, and its returning Jokers) from the match's randomness."""
+    n = len(shuffle_pool(sim.state, deck, reason))
+    drawn = sim.chance.permutation(sim.purpose(f"shuffle-{deck}"), n)
+    sim.emit_chance("DeckShuffled", drawn, {"deck": deck, "reason": reason, "size": n})
+
+
+def draw_cards(sim, seat: str, deck: str, count: int, why: str, threat: str | None = None) -> int:
+    """Draw `count` cards into a hand (or onto a Threat's stack), setting out Omens on the way.
+
+    Returns how many were drawn: fewer when the deck and its Trash run dry.
+    """
+    drawn = 0
+    while drawn < count:
+        settle(sim, deck)
+        top = sim.state["decks"][deck]["draw"]
+        run = 0
+        while run < len(top) and run < count - drawn and not is_joker(top[run]):
+            run += 1
+        if run == 0:
+            break
+        cards = top[:run]
+        public = {"seat": seat, "deck": deck, "count": run, "why": why}
+        if threat is not None:
+            public["threat"] = threat
+        sim.emit("ThreatStackDealt" if threat else "CardsDrawn", public, {"cards": list(cards)}, (seat,))
+        drawn += run
+    settle(sim, deck)
+    return drawn
+
+
+def top_card(state: dict, deck: str) -> str | None:
+    """The card on top of a deck (never a Joker once settled), or None when deck and Trash are empty."""
+    d = state["decks"][deck]["draw"]
+    return d[0] if d and not is_joker(d[0]) else None
+
+
+def mill(sim, deck: str, count: int, why: str) -> None:
+    """Send cards from the top of a deck face up to its Trash, one at a time (Omens set out between)."""
+    for _ in range(count):
+        settle(sim, deck)
+        card = top_card(sim.state, deck)
+        if card is None:
+            break
+        sim.emit("CardMilled", {"deck": deck, "card": card, "why": why})
+    settle(sim, deck)
