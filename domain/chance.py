@@ -62,12 +62,15 @@ class Chance:
     twice in one scope is a programming error.
     """
 
-    def __init__(self, server_seed: bytes, match_id: str, client_seeds: list[str], scope: str = "") -> None:
+    def __init__(self, server_seed: bytes, match_id: str, client_seeds: list[str], scope: str = "",
+                 version: int | None = None) -> None:
         self._seed = server_seed
         self._match_id = match_id
         self._client_seeds = list(client_seeds)
         self._scope = scope
         self._used: set[str] = set()
+        self.version = version
+        """The version the first event of this decision will be recorded at (a ruling names itself by it)."""
 
     def _purpose(self, purpose: str) -> str:
         full = f"{self._scope}/{purpose}" if self._scope else purpose

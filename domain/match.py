@@ -137,7 +137,8 @@ class Match(Aggregate):
 
     def chance(self) -> Chance:
         """The chance source for the records about to be written (purposes scoped by version)."""
-        return Chance(bytes.fromhex(self.server_seed), self.match_id, self.client_seeds(), scope=f"v{self.version + 1}")
+        return Chance(bytes.fromhex(self.server_seed), self.match_id, self.client_seeds(), scope=f"v{self.version + 1}",
+                      version=self.version + 1)
 
     def to_act(self) -> list[str]:
         """Seats that may act now (none unless active)."""
@@ -185,7 +186,8 @@ class Match(Aggregate):
         first = self.version + 1
         events = self.ruleset.decide(self.state, seat, command, self.chance())
         for event in events:
-            self._record(event, meta={"command": idempotency} if idempotency else {}, evidence=evidence)
+            self._record(event, meta={"command": idempotency} if idempotency else {},
+                         evidence=self._with_pending(evidence))
         self._finish_if_over()
         return first, self.version
 
@@ -216,6 +218,17 @@ class Match(Aggregate):
         if amended_outcome is not None:
             self._record(Event(OUTCOME_AMENDED, {"dispute": number, "outcome": _json_copy(amended_outcome),
                                                  "previous_outcome": _json_copy(self.outcome)}))
+
+    def _with_pending(self, evidence: Callable[[int], dict] | None) -> Callable[[int], dict] | None:
+        """Evidence lookup that also finds records of this same command (not saved yet)."""
+        def lookup(version: int) -> dict:
+            for pending in self.pending_events:
+                if pending.originator_version == version:
+                    return {"secret": pending.secret, "salt": pending.salt, "commitment": pending.commitment}
+            if evidence is None:
+                raise ValueError(f"no evidence source for version {version}")
+            return evidence(version)
+        return lookup
 
     def _finish_if_over(self) -> None:
         outcome = self.ruleset.outcome(self.state)

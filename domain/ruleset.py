@@ -20,6 +20,9 @@ Optionally, a ruleset that takes per-seat choices when a seat joins (a deck list
 and then its setup takes them: setup(config, seats, chance, seat_options: dict[str, dict]).
 Without `join_options`, a join with options is refused.
 
+The chance source also carries `version`: the version the first event of the decision will
+be recorded at, for a ruling that must name its own record.
+
 State is plain JSON data (dicts with str keys, lists, str, int, bool, None) so snapshots
 store it as it is. `evolve` may update the state it is given and returns it; code that
 needs the state before an event (decide simulating a sequence) works on `copy_state`.

@@ -43,7 +43,7 @@ class Game:
     def chance(self) -> Chance:
         """The chance source scoped to the next version, as the match gives it."""
         return Chance(self.server_seed, self.match_id, self.client_seeds or [""] * len(self.seats),
-                      scope=f"v{self.next_version}")
+                      scope=f"v{self.next_version}", version=self.next_version)
 
     @property
     def next_version(self) -> int:

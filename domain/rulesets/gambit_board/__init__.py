@@ -16,6 +16,7 @@ from . import board as geo
 from .commands import (COMMANDS, Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze, ClaimMoat, Detect,
                        MovePiece, Reassign, Resign)
 from .flow import SEATS
+from .bluffs import readjudicate
 from .rules import decide, legal_commands, to_act
 from .state import evolve
 from .state import initial_state as _initial_state

@@ -73,8 +73,9 @@ def rule_call(state: dict, caller: str, claim: str, chance) -> list[Event]:
         consequences["sitter_removed"] = sitter
         consequences["sitter_powers"] = held(state["powers"][sitter])
     evidence = state["assignment_version"][claimant]
-    # The call and its ruling are one record: the first event of this decision.
-    call_version = state["version"] + 1
+    # The call and its ruling are one record: the first event of this decision, whose version the
+    # match tells through the chance source (match records such as disputes may come between).
+    call_version = chance.version if chance.version is not None else state["version"] + 1
     ruling = Event("BluffRuled", {"bluff_call": {
         "claim_version": target["version"], "claimant": claimant, "piece": piece, "power": claim, "subject": subject,
         "caller": caller, "call_version": call_version, "verdict": "true" if true else "false",
@@ -130,3 +131,15 @@ def apply_ruling(state: dict, event: Event) -> dict:
         return state
     advance(state)
     return state
+
+
+def readjudicate(state: dict, event: Event) -> dict:
+    """The verdict the rules give for a recorded ruling, from the hidden powers in `state`.
+
+    An offline verifier replays every assignment, so `state` holds the truth at the claim (no
+    power changes between a claim and its call); it compares this with the recorded ruling.
+    """
+    call = event.public["bluff_call"]
+    record = state["powers"][call["piece"]]
+    true = record[power_type(call["power"])] == call["power"]
+    return {"verdict": "true" if true else "false", "evidence_version": state["assignment_version"][call["claimant"]]}
