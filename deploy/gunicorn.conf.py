@@ -14,5 +14,15 @@ keepalive = 5
 preload_app = False
 accesslog = os.environ.get("GAMBIT_ACCESS_LOG", "-")
 errorlog = "-"
+# gunicorn's control socket lives at one path per user: two servers on a host would fight over it.
+control_socket_disable = True
 max_requests = 10000
 max_requests_jitter = 500
+
+
+def worker_exit(server, worker):
+    """Close the worker's store connections on a graceful exit (SIGTERM drains requests first)."""
+    app = getattr(worker, "wsgi", None)
+    gambit = getattr(app, "extensions", {}).get("gambit") if app is not None else None
+    if gambit is not None:
+        gambit.close()

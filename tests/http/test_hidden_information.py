@@ -15,6 +15,8 @@ CONFIGS = {
     "gambitz": {"players": 3},
     "gambit-board": {},
     "dragons-gambit": {"players": 3, "target_score": 25},
+    "gambit-tcg": {},
+    "gattai-conflict": {"mode": "throwdown", "pilots": {"p1": {}, "p2": {}}},
 }
 PLAYABLE = [r for r in CONFIGS if r in rulesets.available()]
 CHECK_EVERY = 7
