@@ -8,6 +8,7 @@ import runpy
 import sys
 from typing import Any
 
+from projections.runner import PROJECTIONS
 from service.settings import Settings
 from service.verify_cli import ROLES, run_export, run_verify
 
@@ -42,6 +43,32 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _project(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from projections.runner import follow, rebuild
+    from service.app import build_gambit
+
+    gambit = build_gambit(Settings.from_env())
+    try:
+        if args.rebuild:
+            print(f"gambit project: rebuilt {args.rebuild} from {rebuild(gambit.index, args.rebuild)} records", flush=True)
+            return 0
+        if args.once:
+            print(f"gambit project: folded {gambit.index.catch_up()} records", flush=True)
+            return 0
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        print(f"gambit project: following {gambit.settings.database_url} from position {gambit.index.position()}",
+              flush=True)
+        follow(gambit.index, stop, on_batch=lambda n: print(f"gambit project: folded {n} records", flush=True))
+        return 0
+    finally:
+        gambit.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `gambit` command."""
     parser = argparse.ArgumentParser(prog="gambit", description="Gambit Match Service")
@@ -51,6 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=int(os.environ.get("GAMBIT_PORT", "8000")))
     serve.add_argument("--workers", type=int, default=None)
     serve.set_defaults(func=_serve)
+    project = sub.add_parser("project", help="run the cross-match read models as their own process")
+    project.add_argument("--rebuild", metavar="NAME", choices=PROJECTIONS,
+                         help="rebuild this read model from the whole store, then exit")
+    project.add_argument("--once", action="store_true", help="catch up once and exit")
+    project.set_defaults(func=_project)
     verify = sub.add_parser("verify", help="verify a match export (or a directory of them) offline")
     verify.add_argument("path", help="an export .ndjson file, or a directory of them (a tournament)")
     verify.add_argument("--key", help="the service public key: base64, a file, or a saved /.well-known document")

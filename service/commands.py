@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Response, jsonify, request
+from flask import g as flask_g
 from flask.views import MethodView
 from flask import Blueprint
 
@@ -25,6 +26,7 @@ class Commands(MethodView):
         """Play one command as the calling seat; returns the new version and the events it recorded."""
         g = gambit()
         match = g.matches.match(match_id)
+        flask_g.gambit_ruleset = match.ruleset_id
         seat = seat_caller(match)
         body = json_body()
         command = parse_command(match.ruleset, body)

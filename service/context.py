@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from flask import current_app, request
 
@@ -10,6 +10,7 @@ from domain.application import MatchApp
 from domain.match import Match
 from projections.index import CrossMatchIndex
 from projections.receipts import ReceiptBook
+from service.metrics import Metrics
 from service.problems import Problem
 from service.settings import Settings
 from service.signing import Signer
@@ -24,6 +25,7 @@ class Gambit:
     index: CrossMatchIndex
     receipts: ReceiptBook
     signer: Signer
+    metrics: Metrics = field(default_factory=Metrics)
 
     def acknowledge(self, match: Match) -> dict:
         """Sign and keep a receipt for a write that was just stored; returns it."""

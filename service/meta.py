@@ -35,6 +35,19 @@ class Ready(MethodView):
         return jsonify({"status": "ready", "projection_lag": lag})
 
 
+class MetricsView(MethodView):
+    """/metrics"""
+
+    def get(self) -> Response:
+        """Prometheus text format: requests, latencies, commands, projection lag."""
+        g = gambit()
+        try:
+            lag = g.index.lag()
+        except Exception:  # an unreachable store must not hide the other metrics
+            lag = None
+        return Response(g.metrics.render(lag), mimetype="text/plain; version=0.0.4")
+
+
 class Rulesets(MethodView):
     """/rulesets"""
 
@@ -60,3 +73,4 @@ bp.add_url_rule("/.well-known/gambit-signing-key", view_func=SigningKey.as_view(
 bp.add_url_rule("/healthz", view_func=Health.as_view("healthz"))
 bp.add_url_rule("/readyz", view_func=Ready.as_view("readyz"))
 bp.add_url_rule("/rulesets", view_func=Rulesets.as_view("rulesets"))
+bp.add_url_rule("/metrics", view_func=MetricsView.as_view("metrics"))
