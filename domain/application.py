@@ -23,6 +23,7 @@ from domain.errors import (ConcurrentWrite, IdempotencyKeyReused, InvalidConfig,
                            UnknownTournament, VersionMismatch)
 from domain.match import Match
 from domain.records import canonical, sha256_hex
+from domain.store_guard import protect_events
 from domain.tournament import Tournament
 from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
 
@@ -82,6 +83,11 @@ class MatchApp(Application):
 
     name = "gambit"
     snapshotting_intervals = {Match: SNAPSHOT_INTERVAL, Tournament: SNAPSHOT_INTERVAL}
+
+    def __init__(self, env: dict | None = None) -> None:
+        super().__init__(env=env)
+        if ":memory:" not in str(self.env.get("SQLITE_DBNAME", "")):
+            protect_events(self.recorder)
 
     # ----- writes -------------------------------------------------------------------------
     def create_match(self, ruleset_id: str, config: dict | None, tournament_id: str | None = None) -> Match:

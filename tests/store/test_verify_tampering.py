@@ -13,7 +13,8 @@ from domain.records import chain_link
 from service.app import create_app
 from service.settings import Settings
 from service.verify_cli import run_verify
-from tests.support.api import auth, create_match, join_all, play_to_end
+from tests.support.api import auth, join_all, play_to_end
+from tests.support.tamper import drop_sqlite_guards
 
 
 @pytest.fixture
@@ -27,6 +28,7 @@ def finished(tmp_path):
                                           "tournament_id": tournament["tournament_id"]}).get_json()
     play_to_end(client, match["match_id"], join_all(client, match), random.Random(8))
     key = client.get("/.well-known/gambit-signing-key").get_json()["public_key"]
+    drop_sqlite_guards(tmp_path / "store.sqlite3")  # an attacker with database access removes the triggers first
 
     def export() -> str:
         fresh = create_app(settings).test_client()  # a new process's view of the (maybe tampered) store

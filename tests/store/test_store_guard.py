@@ -1,0 +1,59 @@
+"""Stored events are append-only at the database level, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.application import MatchApp, storage_env
+from domain.store_guard import REFUSAL
+from tests.stores import postgres_schema_url
+
+
+@pytest.fixture
+def matches(database_url):
+    """The application on a fresh store, with one match in it."""
+    app = MatchApp(env=storage_env(database_url))
+    app.create_match("gambitz", {"players": 2})
+    yield app
+    app.close()
+
+
+def _table(app: MatchApp) -> str:
+    schema = getattr(app.recorder.datastore, "schema", None)
+    name = app.recorder.events_table_name
+    return name if schema is None else f'"{schema}"."{name}"'
+
+
+def _execute(app: MatchApp, statement: str) -> None:
+    with app.recorder.datastore.transaction(commit=True) as cursor:
+        cursor.execute(statement)
+
+
+@pytest.mark.parametrize("statement", [
+    "UPDATE {table} SET topic = 'edited'",
+    "DELETE FROM {table}",
+])
+def test_updates_and_deletes_of_stored_events_are_refused_by_the_database(matches, statement):
+    with pytest.raises(Exception, match=REFUSAL):
+        _execute(matches, statement.format(table=_table(matches)))
+    assert matches.recorder.max_notification_id() == 1
+
+
+def test_truncating_the_events_table_is_refused_on_postgresql():
+    url, drop = postgres_schema_url()
+    app = MatchApp(env=storage_env(url))
+    try:
+        app.create_match("gambitz", {"players": 2})
+        with pytest.raises(Exception, match=REFUSAL):
+            _execute(app, f"TRUNCATE {_table(app)}")
+        assert app.recorder.max_notification_id() == 1
+    finally:
+        app.close()
+        drop()
+
+
+def test_appending_still_works_and_the_guard_is_installed_once_per_store(matches, database_url):
+    again = MatchApp(env=storage_env(database_url))  # a second worker starting on the same store
+    again.create_match("gambitz", {"players": 2})
+    assert matches.recorder.max_notification_id() == 2
+    again.close()
