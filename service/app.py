@@ -8,7 +8,8 @@ from domain.application import MatchApp, storage_env
 from projections.index import CrossMatchIndex
 from projections.receipts import ReceiptBook
 from projections.sqlstore import SqlStore
-from service import audit, commands, disputes, events, export, matches, meta, metrics, problems, tournaments, views
+from service import (audit, commands, disputes, events, export, matches, meta, metrics, problems, ratelimit,
+                     tournaments, views)
 from service.context import Gambit
 from service.settings import Settings
 from service.signing import Signer
@@ -30,6 +31,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.json.sort_keys = False
     app.extensions["gambit"] = build_gambit(settings)
     problems.install(app)
+    ratelimit.install(app, settings.rate_limit_per_address, settings.rate_limit_per_token)
     metrics.install(app, app.extensions["gambit"].metrics)
     for blueprint in (meta.bp, tournaments.bp, matches.bp, commands.bp, views.bp, events.bp, audit.bp, disputes.bp,
                       export.bp):

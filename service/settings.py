@@ -6,8 +6,12 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
+from service.ratelimit import Limit
+
 DEFAULT_DATA_DIR = "./var"
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
+DEFAULT_ADDRESS_LIMIT = "100/400"
+DEFAULT_TOKEN_LIMIT = "50/200"
 
 
 @dataclass(frozen=True)
@@ -18,6 +22,10 @@ class Settings:
     data_dir: str
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     signing_key: str | None = None
+    # Programmatic Settings() (tests, embedding) have no rate limits; the environment-configured
+    # service (`gambit serve`) has them on by default (see from_env).
+    rate_limit_per_address: Limit = Limit(0, 0)
+    rate_limit_per_token: Limit = Limit(0, 0)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -27,4 +35,6 @@ class Settings:
         url = env.get("GAMBIT_DATABASE_URL") or f"sqlite:///{os.path.join(data_dir, 'gambit.sqlite3')}"
         return cls(database_url=url, data_dir=data_dir,
                    max_body_bytes=int(env.get("GAMBIT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
-                   signing_key=env.get("GAMBIT_SIGNING_KEY") or None)
+                   signing_key=env.get("GAMBIT_SIGNING_KEY") or None,
+                   rate_limit_per_address=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_ADDRESS", DEFAULT_ADDRESS_LIMIT)),
+                   rate_limit_per_token=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_TOKEN", DEFAULT_TOKEN_LIMIT)))

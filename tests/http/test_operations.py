@@ -1,0 +1,96 @@
+"""Operations: health, readiness, metrics, the signing key, limits and rate limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.app import create_app
+from service.ratelimit import Buckets, Limit
+from service.settings import Settings
+from tests.support.api import auth, create_match, join_all
+
+
+def test_health_and_readiness_report_the_store_and_the_projection_lag(client):
+    assert client.get("/healthz").get_json() == {"status": "ok"}
+    create_match(client, "gambitz")
+    ready = client.get("/readyz").get_json()
+    assert ready["status"] == "ready" and ready["projection_lag"] >= 0
+
+
+def test_metrics_count_requests_by_route_template_and_commands_by_outcome(client):
+    match = create_match(client, "gambitz", {"players": 2})
+    tokens = join_all(client, match)
+    mid = match["match_id"]
+    body = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens["p1"])).get_json()["commands"][0]
+    client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens["p1"]))
+    client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens["p1"]))  # now not its turn
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'route="/matches/<match_id>/commands",method="POST",status="201"' in text
+    assert mid not in text, "routes are counted by template, never by raw path"
+    assert 'gambit_commands_total{ruleset="gambitz",outcome="accepted"' in text
+    assert 'gambit_commands_total{ruleset="gambitz",outcome="rejected"' in text
+    assert "gambit_http_request_duration_seconds_bucket" in text and "gambit_projection_lag" in text
+    assert tokens["p1"] not in text
+
+
+def test_the_signing_key_is_published_as_ed25519(client):
+    key = client.get("/.well-known/gambit-signing-key").get_json()
+    assert key["algorithm"] == "Ed25519" and len(key["key_id"]) == 16
+
+
+def test_the_signing_key_survives_a_restart_and_is_kept_private(settings):
+    first = create_app(settings).test_client().get("/.well-known/gambit-signing-key").get_json()
+    second = create_app(settings).test_client().get("/.well-known/gambit-signing-key").get_json()
+    assert first == second
+    import os
+    import stat
+
+    mode = os.stat(os.path.join(settings.data_dir, "signing-key.pem")).st_mode
+    assert stat.S_IMODE(mode) == 0o600
+
+
+def test_a_token_bucket_refills_at_its_rate():
+    buckets = Buckets(Limit(rate=2, burst=2))
+    assert buckets.take("a", now=0.0) == 0 and buckets.take("a", now=0.0) == 0
+    assert buckets.take("a", now=0.0) == pytest.approx(0.5)
+    assert buckets.take("a", now=0.5) == 0
+    assert buckets.take("b", now=0.5) == 0, "buckets are per caller"
+
+
+@pytest.fixture
+def limited(tmp_path):
+    """An app with tight limits: 1 request/s with bursts of 3 per address and per token."""
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 's.sqlite3'}", data_dir=str(tmp_path),
+                        rate_limit_per_address=Limit(1, 3), rate_limit_per_token=Limit(1, 3))
+    return create_app(settings).test_client()
+
+
+def test_too_many_requests_from_one_address_get_429_with_retry_after(limited):
+    statuses = [limited.get("/rulesets").status_code for _ in range(5)]
+    assert statuses[:3] == [200, 200, 200] and statuses[3] == 429
+    refused = limited.get("/rulesets")
+    assert refused.mimetype == "application/problem+json"
+    assert refused.get_json()["code"] == "rate_limited"
+    assert int(refused.headers["Retry-After"]) >= 1
+
+
+def test_a_token_is_limited_wherever_it_comes_from(limited):
+    headers = auth("some-token")
+    codes = [limited.get("/rulesets", headers=headers, environ_base={"REMOTE_ADDR": f"10.0.0.{i}"}).status_code
+             for i in range(5)]
+    assert codes[3] == 429
+
+
+def test_health_checks_are_never_rate_limited(limited):
+    assert {limited.get("/healthz").status_code for _ in range(10)} == {200}
+
+
+def test_the_environment_turns_rate_limits_on_by_default_and_zero_turns_them_off():
+    assert Settings.from_env({}).rate_limit_per_address.enabled
+    assert not Settings.from_env({"GAMBIT_RATE_LIMIT_PER_ADDRESS": "0"}).rate_limit_per_address.enabled
+    assert Settings.from_env({"GAMBIT_RATE_LIMIT_PER_TOKEN": "5/10"}).rate_limit_per_token == Limit(5, 10)
+
+
+def test_the_default_store_is_sqlite_under_the_data_directory():
+    assert Settings.from_env({}).database_url == "sqlite:///./var/gambit.sqlite3"
+    assert Settings.from_env({"GAMBIT_DATA_DIR": "/srv/g"}).database_url == "sqlite:////srv/g/gambit.sqlite3"
