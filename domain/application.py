@@ -23,7 +23,7 @@ from domain.errors import (ConcurrentWrite, IdempotencyKeyReused, InvalidConfig,
                            UnknownTournament, VersionMismatch)
 from domain.match import Match
 from domain.records import canonical, sha256_hex
-from domain.store_guard import protect_events
+from domain.store_guard import one_process_at_a_time, protect_events
 from domain.tournament import Tournament
 from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
 
@@ -85,8 +85,20 @@ class MatchApp(Application):
     snapshotting_intervals = {Match: SNAPSHOT_INTERVAL, Tournament: SNAPSHOT_INTERVAL}
 
     def __init__(self, env: dict | None = None) -> None:
+        env = dict(env or {})
+        postgres = env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
+        if postgres:
+            # Workers starting together on a fresh database race in the library's CREATE
+            # statements ("tuple concurrently updated"): create the tables ourselves, one process
+            # at a time, below.
+            env["CREATE_TABLE"] = "false"
         super().__init__(env=env)
-        if ":memory:" not in str(self.env.get("SQLITE_DBNAME", "")):
+        if postgres:
+            with one_process_at_a_time(self.recorder.datastore):
+                self.recorder.create_table()
+                self.snapshots.recorder.create_table()
+                protect_events(self.recorder)
+        elif ":memory:" not in str(self.env.get("SQLITE_DBNAME", "")):
             protect_events(self.recorder)
 
     # ----- writes -------------------------------------------------------------------------

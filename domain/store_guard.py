@@ -8,9 +8,12 @@ Snapshots are not guarded: they are derived, and the library replaces them.
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 REFUSAL = "gambit: stored events are append-only"
+SETUP_LOCK = 7316503
+GUARD_LOCK = 7316504
 
 
 def _sqlite_statements(table: str) -> list[str]:
@@ -47,7 +50,18 @@ def protect_events(recorder: Any) -> None:
     else:
         statements = _postgres_statements(schema, table)
         # Several workers start at once; one lock makes the DROP/CREATE pairs atomic between them.
-        statements.insert(0, "SELECT pg_advisory_xact_lock(7316504)")
+        statements.insert(0, f"SELECT pg_advisory_xact_lock({GUARD_LOCK})")
     with datastore.transaction(commit=True) as cursor:
         for statement in statements:
             cursor.execute(statement)
+
+
+@contextmanager
+def one_process_at_a_time(datastore: Any) -> Iterator[None]:
+    """Hold a PostgreSQL session advisory lock while the body runs (schema set-up at start-up)."""
+    with datastore.get_connection() as conn:
+        conn.execute(f"SELECT pg_advisory_lock({SETUP_LOCK})")
+        try:
+            yield
+        finally:
+            conn.execute(f"SELECT pg_advisory_unlock({SETUP_LOCK})")

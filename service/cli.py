@@ -22,8 +22,8 @@ def _serve(args: argparse.Namespace) -> int:
         """gunicorn with the app built per worker, after fork."""
 
         def load_config(self) -> None:
-            conf_file = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "deploy",
-                                     "gunicorn.conf.py")
+            conf_file = os.environ.get("GAMBIT_GUNICORN_CONFIG") or os.path.join(
+                os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "deploy", "gunicorn.conf.py")
             if os.path.exists(conf_file):
                 for key, value in runpy.run_path(conf_file).items():
                     if key in self.cfg.settings and value is not None:

@@ -94,3 +94,18 @@ def test_the_environment_turns_rate_limits_on_by_default_and_zero_turns_them_off
 def test_the_default_store_is_sqlite_under_the_data_directory():
     assert Settings.from_env({}).database_url == "sqlite:///./var/gambit.sqlite3"
     assert Settings.from_env({"GAMBIT_DATA_DIR": "/srv/g"}).database_url == "sqlite:////srv/g/gambit.sqlite3"
+
+
+def test_a_configured_signing_key_is_used_as_a_file_or_inline_pem(tmp_path):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from service.signing import Signer
+
+    pem = Ed25519PrivateKey.generate().private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                     serialization.NoEncryption())
+    (tmp_path / "key.pem").write_bytes(pem)
+    from_file = Signer.load(str(tmp_path / "data"), str(tmp_path / "key.pem"))
+    inline = Signer.load(str(tmp_path / "data"), pem.decode())
+    assert from_file.key_id == inline.key_id
+    assert not (tmp_path / "data" / "signing-key.pem").exists(), "a configured key is never replaced by a generated one"

@@ -57,3 +57,20 @@ def test_appending_still_works_and_the_guard_is_installed_once_per_store(matches
     again.create_match("gambitz", {"players": 2})
     assert matches.recorder.max_notification_id() == 2
     again.close()
+
+
+def _construct(url: str) -> str:
+    app = MatchApp(env=storage_env(url))
+    app.close()
+    return "ok"
+
+
+def test_four_workers_starting_at_once_on_a_fresh_postgresql_schema_all_come_up():
+    import multiprocessing
+
+    url, drop = postgres_schema_url()
+    try:
+        with multiprocessing.get_context("spawn").Pool(4) as pool:
+            assert pool.map(_construct, [url] * 4) == ["ok"] * 4
+    finally:
+        drop()
