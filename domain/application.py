@@ -51,8 +51,10 @@ def storage_env(database_url: str) -> dict[str, str]:
             "POSTGRES_USER": unquote(parsed.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(parsed.password or ""),
             "POSTGRES_SCHEMA": query.get("schema", ["public"])[0],
-            "POSTGRES_POOL_SIZE": query.get("pool_size", ["5"])[0],
-            "POSTGRES_MAX_OVERFLOW": query.get("max_overflow", ["10"])[0],
+            # Per process: a gunicorn worker with 8 threads rarely needs more than a few at once,
+            # and workers x hosts x (pool + overflow) must stay under the server's max_connections.
+            "POSTGRES_POOL_SIZE": query.get("pool_size", ["4"])[0],
+            "POSTGRES_MAX_OVERFLOW": query.get("max_overflow", ["4"])[0],
             "POSTGRES_CONNECT_TIMEOUT": query.get("connect_timeout", ["5"])[0],
             "POSTGRES_PRE_PING": "y",
             "ORIGINATOR_ID_TYPE": "uuid",

@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 from domain import rulesets
 from domain.chance import derive_draw, derive_permutation
 from domain.match import MATCH_CREATED, MATCH_FINISHED, MATCH_KINDS, OUTCOME_AMENDED, SEAT_JOINED
-from domain.records import canonical, chain_link, commitment, genesis, sha256_hex
+from domain.records import chain_link, commitment, genesis, sha256_hex
 from domain.ruleset import Event, config_from_dict
 
 EXPORT_FORMAT = "gambit-match-export/1"
@@ -273,7 +273,3 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
     if outcome is not None:
         report.add("outcome", True, "the recorded outcome is the one the rules give")
 
-
-def digest(report: Report) -> str:
-    """A stable digest of a report (for tests and logs)."""
-    return sha256_hex(canonical(report.as_dict()))

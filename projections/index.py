@@ -126,42 +126,38 @@ class CrossMatchIndex:
                          call.get("claimant"), call.get("call_version"), kind, json.dumps(call), event.timestamp.isoformat()))
 
     # ----- queries ----------------------------------------------------------------------------
-    def matches(self, status: str | None = None, ruleset: str | None = None, tournament_id: str | None = None,
-                after: int | None = None, limit: int = 50) -> tuple[list[str], int | None]:
-        """Match ids, newest first, filtered; and the cursor of the next page (or None)."""
+    def _page(self, select: str, filters: dict, cursor: tuple[str, int | None], order: str,
+              limit: int) -> tuple[list[tuple], bool]:
+        """Rows of one filtered, keyset-paged query (`cursor` is the comparison on `seq`); and whether more follow."""
         self.catch_up()
         where, params = [], []
-        for column, value in (("status", status), ("ruleset", ruleset), ("tournament_id", tournament_id)):
+        for column, value in filters.items():
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)
+        comparison, after = cursor
         if after is not None:
-            where.append("seq < ?")
+            where.append(f"seq {comparison} ?")
             params.append(after)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        rows = self.store.query(f"SELECT match_id, seq FROM gambit_match_index {clause} ORDER BY seq DESC LIMIT ?",
-                           (*params, limit + 1))
-        more = len(rows) > limit
-        rows = rows[:limit]
+        rows = self.store.query(f"{select} {clause} ORDER BY seq {order} LIMIT ?", (*params, limit + 1))
+        return rows[:limit], len(rows) > limit
+
+    def matches(self, status: str | None = None, ruleset: str | None = None, tournament_id: str | None = None,
+                after: int | None = None, limit: int = 50) -> tuple[list[str], int | None]:
+        """Match ids, newest first, filtered; and the cursor of the next page (or None)."""
+        rows, more = self._page("SELECT match_id, seq FROM gambit_match_index",
+                                {"status": status, "ruleset": ruleset, "tournament_id": tournament_id},
+                                ("<", after), "DESC", limit)
         return [r[0] for r in rows], (int(rows[-1][1]) if more else None)
 
     def bluff_calls(self, match_id: str | None = None, tournament_id: str | None = None, verdict: str | None = None,
                     after: int | None = None, limit: int = 50) -> tuple[list[dict], int | None]:
         """Bluff calls across matches, oldest first, filtered; and the next page's cursor."""
-        self.catch_up()
-        where, params = [], []
-        for column, value in (("match_id", match_id), ("tournament_id", tournament_id), ("verdict", verdict)):
-            if value is not None:
-                where.append(f"{column} = ?")
-                params.append(value)
-        if after is not None:
-            where.append("seq > ?")
-            params.append(after)
-        clause = f"WHERE {' AND '.join(where)}" if where else ""
-        rows = self.store.query("SELECT seq, match_id, ruling_version, tournament_id, ruleset, ruling_kind, call, timestamp "
-                           f"FROM gambit_bluff_calls {clause} ORDER BY seq LIMIT ?", (*params, limit + 1))
-        more = len(rows) > limit
-        rows = rows[:limit]
+        rows, more = self._page("SELECT seq, match_id, ruling_version, tournament_id, ruleset, ruling_kind, call, "
+                                "timestamp FROM gambit_bluff_calls",
+                                {"match_id": match_id, "tournament_id": tournament_id, "verdict": verdict},
+                                (">", after), "ASC", limit)
         calls = [{"match_id": r[1], "ruling_version": r[2], "tournament_id": r[3], "ruleset": r[4], "ruling_kind": r[5],
                   "timestamp": r[7], **json.loads(r[6])} for r in rows]
         return calls, (int(rows[-1][0]) if more else None)

@@ -10,6 +10,10 @@ from typing import Any, Iterator
 from urllib.parse import parse_qs, unquote, urlparse
 
 
+# Read-model connections per process on PostgreSQL: reads are short, so a few serve all threads.
+READ_MODEL_POOL = 3
+
+
 def projection_url(database_url: str) -> str:
     """Where the read models live: a sibling SQLite file, or the same PostgreSQL database."""
     if database_url.startswith("sqlite:///"):
@@ -21,7 +25,7 @@ def projection_url(database_url: str) -> str:
 
 
 class SqlStore:
-    """A connection per thread to the read-model database, with explicit transactions."""
+    """Connections to the read-model database (per thread on SQLite, a small pool on PostgreSQL)."""
 
     def __init__(self, database_url: str) -> None:
         self.url = projection_url(database_url)
@@ -29,31 +33,45 @@ class SqlStore:
         self._local = threading.local()
         self._all: list[Any] = []
         self._all_lock = threading.Lock()
+        self._pg_pool: Any = None
 
     def _connect(self) -> Any:
-        if self.sqlite:
-            path = self.url[len("sqlite:///"):]
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-            conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            return conn
-        import psycopg  # imported only when PostgreSQL is configured
+        path = self.url[len("sqlite:///"):]
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        return conn
 
-        parsed = urlparse(self.url)
-        schema = parse_qs(parsed.query).get("schema", ["public"])[0]
-        return psycopg.connect(host=parsed.hostname or "127.0.0.1", port=parsed.port or 5432,
-                               user=unquote(parsed.username or "postgres"), password=unquote(parsed.password or ""),
-                               dbname=parsed.path.lstrip("/") or "postgres", autocommit=True,
-                               options=f"-c search_path={schema}", connect_timeout=5)
+    def _pool(self) -> Any:
+        if self._pg_pool is None:
+            with self._all_lock:
+                if self._pg_pool is None:
+                    from psycopg_pool import ConnectionPool  # only when PostgreSQL is configured
 
-    def conn(self) -> Any:
-        """This thread's connection."""
+                    parsed = urlparse(self.url)
+                    schema = parse_qs(parsed.query).get("schema", ["public"])[0]
+                    self._pg_pool = ConnectionPool(
+                        kwargs={"host": parsed.hostname or "127.0.0.1", "port": parsed.port or 5432,
+                                "user": unquote(parsed.username or "postgres"),
+                                "password": unquote(parsed.password or ""),
+                                "dbname": parsed.path.lstrip("/") or "postgres", "autocommit": True,
+                                "options": f"-c search_path={schema}", "connect_timeout": 5},
+                        min_size=1, max_size=READ_MODEL_POOL, open=True, timeout=30)
+        return self._pg_pool
+
+    @contextmanager
+    def connection(self) -> Iterator[Any]:
+        """A connection for one unit of work: this thread's SQLite connection, or one from the pool."""
+        if not self.sqlite:
+            with self._pool().connection() as conn:
+                yield conn
+            return
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._local.conn = self._connect()
             with self._all_lock:
                 self._all.append(conn)
-        return conn
+        yield conn
 
     def sql(self, statement: str) -> str:
         """A statement with `?` placeholders in this database's style."""
@@ -62,23 +80,25 @@ class SqlStore:
     @contextmanager
     def transaction(self, lock_table: str | None = None) -> Iterator[Cursor]:
         """A transaction; `lock_table` serializes writers on PostgreSQL (SQLite takes its write lock up front)."""
-        cur = self.conn().cursor()
-        cur.execute("BEGIN IMMEDIATE" if self.sqlite else "BEGIN")
-        try:
-            if lock_table and not self.sqlite:
-                cur.execute(f"LOCK TABLE {lock_table} IN EXCLUSIVE MODE")
-            yield Cursor(cur, self.sql)
-        except BaseException:
-            cur.execute("ROLLBACK")
-            raise
-        else:
-            cur.execute("COMMIT")
+        with self.connection() as conn:
+            cur = conn.cursor()
+            cur.execute("BEGIN IMMEDIATE" if self.sqlite else "BEGIN")
+            try:
+                if lock_table and not self.sqlite:
+                    cur.execute(f"LOCK TABLE {lock_table} IN EXCLUSIVE MODE")
+                yield Cursor(cur, self.sql)
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+            else:
+                cur.execute("COMMIT")
 
     def query(self, statement: str, params: tuple = ()) -> list[tuple]:
         """Rows of one read-only statement."""
-        cur = self.conn().cursor()
-        cur.execute(self.sql(statement), params)
-        return list(cur.fetchall())
+        with self.connection() as conn:
+            cur = conn.cursor()
+            cur.execute(self.sql(statement), params)
+            return list(cur.fetchall())
 
     def close(self) -> None:
         """Close every connection this store opened."""
@@ -89,6 +109,9 @@ class SqlStore:
                 except Exception:  # closing is best effort: the connection may already be gone
                     pass
             self._all.clear()
+            if self._pg_pool is not None:
+                self._pg_pool.close()
+                self._pg_pool = None
         self._local = threading.local()
 
 
