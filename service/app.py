@@ -9,7 +9,7 @@ from projections.index import CrossMatchIndex
 from projections.receipts import ReceiptBook
 from projections.sqlstore import SqlStore
 from service import (audit, commands, disputes, events, export, matches, meta, metrics, problems, ratelimit,
-                     tournaments, views)
+                     tournaments, views, watch)
 from service.context import Gambit
 from service.settings import Settings
 from service.signing import Signer
@@ -26,7 +26,8 @@ def build_gambit(settings: Settings) -> Gambit:
 def create_app(settings: Settings | None = None) -> Flask:
     """Build the app; call it in each gunicorn worker (the store's pool opens here)."""
     settings = settings or Settings.from_env()
-    app = Flask(__name__)
+    # The viewer's assets are served by its blueprint at /watch-assets; no second /static route.
+    app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
     app.extensions["gambit"] = build_gambit(settings)
@@ -34,6 +35,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     ratelimit.install(app, settings.rate_limit_per_address, settings.rate_limit_per_token)
     metrics.install(app, app.extensions["gambit"].metrics)
     for blueprint in (meta.bp, tournaments.bp, matches.bp, commands.bp, views.bp, events.bp, audit.bp, disputes.bp,
-                      export.bp):
+                      export.bp, watch.bp):
         app.register_blueprint(blueprint)
     return app

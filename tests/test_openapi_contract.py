@@ -265,12 +265,15 @@ def check_response(template: str, method: str, op: dict, response, what: str) ->
             assert_valid(media + ["x-ndjson-last-line"], lines.pop(), f"{what} last line")
         for line in lines:
             assert_valid(media + ["x-ndjson-lines"], line, f"{what} line")
+    elif mimetype in ("text/html", "text/css", "text/javascript"):
+        assert text, f"{what}: empty page"
     elif mimetype == "text/plain":
         assert text, f"{what}: empty text"
         assert_valid(schema_location, text, what)
     else:  # pragma: no cover - a new media type needs a rule here
         pytest.fail(f"{what}: no check for {mimetype}")
-    if response.status_code >= 400 and template != "/readyz":
+    # /readyz answers load balancers and the viewer pages answer browsers: neither is problem+json.
+    if response.status_code >= 400 and template not in ("/readyz", "/watch/{match_id}", "/watch-assets/{filename}"):
         check_problem(response, what)
 
 
@@ -642,9 +645,17 @@ def test_tournament_disputes_and_bluff_calls_match_the_contract(api):
     PLAYED.add("tournament")
 
 
+def test_the_viewer_pages_match_the_contract(api):
+    match = api.post("/matches", json={"ruleset": "gambitz", "config": {}}).get_json()
+    for path in ("/", f"/watch/{match['match_id']}", "/watch-assets/watch.js", "/watch-assets/style.css"):
+        assert api.get(path).status_code == 200, path
+    assert api.get("/watch/00000000-0000-0000-0000-000000000000").status_code == 404
+    PLAYED.add("viewer")
+
+
 def test_every_operation_of_the_spec_was_exercised():
     """Together, the match tests above answered every operation of the spec with a success."""
-    if PLAYED != {"gambitz", "tournament"}:
+    if PLAYED != {"gambitz", "tournament", "viewer"}:
         pytest.skip(f"needs both match tests in this session (ran: {sorted(PLAYED) or 'none'})")
     missing = spec_operations() - EXERCISED
     assert not missing, f"operations no test exercised with a success: {sorted(missing)}"

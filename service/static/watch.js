@@ -1,0 +1,270 @@
+// The watch page: loads a match, lets the user scrub its versions, follows it live, and opens
+// the audit entry of each bluff call, Final Gambit call and dispute.
+
+import { ApiError, getAllEvents, getAudit, getFrames, getSummary, readToken, rememberToken } from "./api.js";
+import { renderAudit } from "./audit.js";
+import { renderBoard } from "./boards.js";
+import { el, shortHex, tree } from "./dom.js";
+import { follow } from "./live.js";
+import { Timeline, markersFrom } from "./timeline.js";
+
+const CHUNK = 50;
+// The first element matching a CSS selector.
+const $ = (selector) => document.querySelector(selector);
+
+const page = {
+  matchId: decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop()),
+  token: null,
+  summary: null,
+  records: [],          // every record in the viewer's form, index = version - 1
+  frames: new Map(),    // version -> replay frame {version, event, view}
+  loading: new Map(),   // "from-to" -> pending fetch
+  audit: [],
+  wanted: 0,            // the version the user asked for last
+  following: true,      // jump to new versions as they arrive
+  live: null,
+  timeline: null,
+  generation: 0,        // bumped when the viewer changes, to drop stale responses
+  followTimer: null,    // pending "show the newest version" after live records
+};
+
+// Show an error above the page (null hides it).
+function showError(message) {
+  const box = $("#error");
+  box.hidden = !message;
+  box.textContent = message || "";
+}
+
+// The latest version known to the page.
+function latest() {
+  return page.records.length;
+}
+
+// Fetch the replay frames around `version` that are not cached yet (aligned chunks, deduplicated).
+async function ensureFrame(version) {
+  if (page.frames.has(version)) return page.frames.get(version);
+  const alignedStart = Math.floor((version - 1) / CHUNK) * CHUNK + 1;
+  let start = alignedStart;
+  while (start < version && page.frames.has(start)) start += 1;
+  const end = Math.min(alignedStart + CHUNK - 1, latest());
+  const key = `${start}-${end}`;
+  if (!page.loading.has(key)) {
+    const generation = page.generation;
+    const pending = getFrames(page.matchId, page.token, start, end).then((frames) => {
+      if (generation === page.generation) for (const frame of frames) page.frames.set(frame.version, frame);
+    }).finally(() => {
+      if (page.loading.get(key) === pending) page.loading.delete(key);
+    });
+    page.loading.set(key, pending);
+  }
+  await page.loading.get(key);
+  return page.frames.get(version);
+}
+
+// Go to a version: fetch its frame and draw it (a later request wins over an earlier one).
+async function show(version) {
+  page.wanted = version;
+  page.following = version >= latest();
+  page.timeline.show(version);
+  updateNewBadge();
+  let frame;
+  try {
+    frame = await ensureFrame(version);
+  } catch (err) {
+    showError(`Could not load version ${version}: ${err.message}`);
+    return;
+  }
+  if (page.wanted !== version || !frame) return;
+  draw(frame);
+}
+
+// Draw one frame: the board, the event of that version, the view JSON for tests and humans.
+function draw(frame) {
+  const view = frame.view;
+  renderBoard($("#board"), page.summary.ruleset, view);
+  renderEvent(frame.event);
+  renderInfo(view);
+  $("#view-json").textContent = JSON.stringify(view);
+  $("#view-pretty").textContent = JSON.stringify(view, null, 2);
+  $("#viewer").textContent = `viewing as ${view.viewer}`;
+  const root = $("#watch");
+  root.dataset.version = String(frame.version);
+  root.dataset.viewer = view.viewer;
+  root.dataset.state = "ready";
+}
+
+// The match facts beside the board: seats, who acts, status and outcome at this version.
+function renderInfo(view) {
+  const s = page.summary;
+  const seats = el("ul", { class: "seats" }, s.seats.map((seat) => el("li", {},
+    el("strong", {}, seat.seat), ` ${seat.name || (seat.joined ? "" : "(open)")}`,
+    (view.to_act || []).includes(seat.seat) ? el("span", { class: "to-move" }, " · to act") : "")));
+  $("#match-info").replaceChildren(
+    el("h2", {}, "Match"),
+    el("dl", { class: "facts" },
+      el("dt", {}, "ruleset"), el("dd", {}, s.ruleset),
+      el("dt", {}, "status here"), el("dd", {}, view.status),
+      el("dt", {}, "outcome"), el("dd", {}, view.outcome ? tree(view.outcome) : "—"),
+      el("dt", {}, "seed commitment"), el("dd", {}, shortHex(s.server_seed_commitment)),
+      el("dt", {}, "created"), el("dd", {}, s.created_at ? new Date(s.created_at).toLocaleString() : "—")),
+    seats);
+}
+
+// The record of the shown version: kind, time, public part, and its secret or commitment.
+function renderEvent(record) {
+  const box = $("#event");
+  box.replaceChildren(el("h2", {}, `v${record.version} · ${record.kind}`),
+    el("p", { class: "muted" }, new Date(record.timestamp).toLocaleString()),
+    tree(record.public || {}));
+  if (record.commitment) {
+    box.append(el("h3", {}, "Secret"), record.secret !== undefined
+      ? el("div", {}, tree(record.secret), el("p", { class: "muted" }, "salt ", shortHex(record.salt)))
+      : el("p", { class: "muted" }, `hidden from this viewer (audience: ${(record.audience || []).join(", ") || "organizers"}) · commitment `,
+        shortHex(record.commitment)));
+  }
+  box.append(el("p", { class: "muted" }, "chain ", shortHex(record.chain)));
+}
+
+// The "N new versions" hint when the user is behind a live match.
+function updateNewBadge() {
+  const badge = $("#new-versions");
+  const behind = latest() - page.wanted;
+  badge.hidden = !(page.live && behind > 0);
+  badge.textContent = `${behind} new — End to catch up`;
+}
+
+// Open the audit entry a marker points at (the call it is about, for a dispute).
+function openMarker(marker) {
+  show(marker.version);
+  const callVersion = marker.callVersion;
+  const entry = page.audit.find((c) => c.call_version === callVersion || c.ruling_version === callVersion) || null;
+  const disputes = page.records.filter((r) => ["DisputeFiled", "DisputeRuled", "OutcomeAmended"].includes(r.kind)
+    && r.public && entry && (r.public.call_version === entry.call_version || r.public.call_version === entry.ruling_version))
+    .map((r) => ({ version: r.version, kind: r.kind, ...r.public }));
+  renderAudit($("#audit"), { entry, marker, disputes, onClose: () => { $("#audit").hidden = true; } });
+}
+
+// Refresh the summary header (status, title).
+async function refreshSummary() {
+  page.summary = await getSummary(page.matchId, page.token);
+  const s = page.summary;
+  $("#title").textContent = `${s.ruleset} · ${s.match_id.slice(0, 8)}`;
+  document.title = `Watch ${s.ruleset} ${s.match_id.slice(0, 8)} · Gambit`;
+  const status = $("#status");
+  status.textContent = s.status;
+  status.className = `badge status-${s.status}`;
+}
+
+// Refresh the audit entries and the timeline markers.
+async function refreshAudit() {
+  page.audit = (await getAudit(page.matchId, page.token)).calls;
+  page.timeline.setMarkers(markersFrom(page.records));
+}
+
+// A record arrived over SSE: extend the timeline and follow it if the user is at the end.
+async function onRecord(record) {
+  if (record.version !== latest() + 1) return;
+  page.records.push(record);
+  page.timeline.setLatest(latest());
+  $("#watch").dataset.latest = String(latest());
+  const p = record.public || {};
+  if (p.bluff_call || ["FinalGambitCalled", "DisputeFiled", "DisputeRuled", "OutcomeAmended"].includes(record.kind)) {
+    page.timeline.setMarkers(markersFrom(page.records));
+    refreshAudit().catch(() => {});
+  }
+  if (["SeatJoined", "MatchFinished", "OutcomeAmended"].includes(record.kind)) refreshSummary().catch(() => {});
+  if (record.kind === "MatchFinished") {
+    // Everything is public now: reload in the revealed form.
+    await reload(latest());
+    return;
+  }
+  scheduleFollow();
+}
+
+// Show the newest version soon if the user is following (one fetch for a burst of records).
+function scheduleFollow() {
+  if (page.followTimer) return;
+  page.followTimer = setTimeout(() => {
+    page.followTimer = null;
+    if (page.following && !page.timeline.playing) show(latest());
+    else updateNewBadge();
+  }, 40);
+}
+
+// Start following the match live while it is not finished.
+function startLive() {
+  if (page.live) page.live.stop();
+  page.live = null;
+  const liveBadge = $("#live");
+  if (page.summary.status === "finished") {
+    liveBadge.hidden = true;
+    page.timeline.waitAtEnd = false;
+    return;
+  }
+  page.timeline.waitAtEnd = true;
+  page.live = follow(page.matchId, page.token, latest(), {
+    onRecord: (record) => { onRecord(record).catch((err) => showError(err.message)); },
+    onEnd: () => { liveBadge.hidden = true; page.timeline.waitAtEnd = false; },
+    onState: (state) => {
+      liveBadge.hidden = state === "stopped";
+      liveBadge.textContent = state === "live" ? "● LIVE" : "○ reconnecting…";
+    },
+    onError: (err) => showError(`Live updates stopped: ${err.message}`),
+  });
+}
+
+// (Re)load everything for the current viewer, then show `version` (the latest by default).
+async function reload(version = null) {
+  page.generation += 1;
+  page.frames.clear();
+  page.loading.clear();
+  await refreshSummary();
+  page.records = await getAllEvents(page.matchId, page.token);
+  page.timeline.setLatest(latest());
+  $("#watch").dataset.latest = String(latest());
+  await refreshAudit();
+  startLive();
+  await show(Math.min(version || latest(), latest()));
+}
+
+// Switch the viewer (a token, or null for spectator) and reload; `notice` is shown above the page.
+async function useToken(token, notice = null) {
+  page.token = token || null;
+  rememberToken(page.matchId, page.token);
+  $("#token-clear").hidden = !page.token;
+  $("#audit").hidden = true;
+  showError(notice);
+  try {
+    await reload(page.wanted || null);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401 && page.token) {
+      await useToken(null, "That token is not valid for this match; showing the spectator view.");
+      return;
+    }
+    throw err;
+  }
+}
+
+// Page start: wire the timeline and the token form, then load the match.
+async function main() {
+  page.timeline = new Timeline($("#timeline"), { onSeek: (v) => show(v), onMarker: openMarker });
+  $("#token-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("#token-input");
+    const token = input.value.trim();
+    input.value = "";
+    useToken(token || null).catch((err) => showError(err.message));
+  });
+  $("#token-clear").addEventListener("click", () => useToken(null).catch((err) => showError(err.message)));
+  const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+  const at = Number(fragment.get("v")) || null;
+  try {
+    await useToken(readToken(page.matchId));
+    if (at) await show(Math.min(at, latest()));
+  } catch (err) {
+    showError(err instanceof ApiError && err.status === 404 ? "There is no such match." : `Could not load the match: ${err.message}`);
+    $("#watch").dataset.state = "error";
+  }
+}
+
+main();

@@ -1,0 +1,212 @@
+"""Browser tests of the spectator viewer: a live server on SQLite and the distribution's Chromium.
+
+Playwright drives /usr/bin/chromium (never a downloaded browser). Without Chromium or the
+playwright package the tests skip with the reason — except in CI (CI=true), where that fails.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from service import events as events_resource
+from service import watch
+from service.app import create_app
+from service.settings import Settings
+from tests.support.api import auth, create_match, join_all, play_to_end
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def pytest_configure(config):
+    """Register the `browser` marker (harmless when pyproject registers it too)."""
+    config.addinivalue_line("markers", "browser: drives a real browser (Chromium via Playwright) against a live server")
+
+
+def _unavailable(reason: str):
+    """Skip with the reason, or fail in CI where the browser must be there."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests cannot run in CI: {reason}")
+    pytest.skip(reason)
+
+
+class QuietHandler(WSGIRequestHandler):
+    """Werkzeug's handler without the per-request access log."""
+
+    def log_request(self, *args, **kwargs) -> None:
+        """Keep test output quiet."""
+
+
+class LiveServer:
+    """The app served by werkzeug in a thread on 127.0.0.1, plus a test client on the same store."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.app = create_app(Settings(database_url=f"sqlite:///{tmp}/s.sqlite3", data_dir=str(tmp)))
+        if "watch" not in self.app.blueprints:
+            self.app.register_blueprint(watch.bp)
+        self.client = self.app.test_client()
+        self.server = make_server("127.0.0.1", 0, self.app, threaded=True, request_handler=QuietHandler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, name="live-server", daemon=True)
+        self.thread.start()
+
+    @property
+    def matches(self):
+        """The match application (the store the server writes)."""
+        return self.app.extensions["gambit"].matches
+
+    def close(self) -> None:
+        """Stop serving, let open event streams end (they re-read STREAM_SECONDS), release the store."""
+        self.server.shutdown()
+        self.thread.join(timeout=10)
+        seconds = events_resource.STREAM_SECONDS
+        events_resource.STREAM_SECONDS = 0
+        time.sleep(2 * events_resource.POLL_SECONDS)
+        events_resource.STREAM_SECONDS = seconds
+        self.app.extensions["gambit"].close()
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """One live server per test module, on its own SQLite store."""
+    server = LiveServer(tmp_path_factory.mktemp("live"))
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium from the distribution, launched once per session."""
+    if not os.path.exists(CHROMIUM):
+        _unavailable(f"{CHROMIUM} is not installed (apt-get install -y chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is not installed (pip install playwright; no browser download)")
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+class Recorder:
+    """The requests a page made and the script errors it met."""
+
+    def __init__(self, page) -> None:
+        self.requests = []
+        self.errors: list[str] = []
+        page.on("request", lambda request: self.requests.append(request))
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.on("console", lambda msg: self.errors.append(msg.text) if msg.type == "error" else None)
+
+
+def relay_api(tab) -> list[tuple[str, str]]:
+    """Pass every API response through the test on its way to the page; returns the (url, body) list.
+
+    Chromium does not keep the body of a streamed fetch, so the event stream is relayed whole
+    (set a short `service.events.STREAM_SECONDS`): the list then holds every byte the page got.
+    """
+    received: list[tuple[str, str]] = []
+
+    def relay(route) -> None:
+        response = route.fetch(timeout=60000)
+        received.append((route.request.url, response.text()))
+        route.fulfill(response=response)
+
+    tab.route(re.compile(r"^https?://[^/]+/matches(?:[/?]|$)"), relay)
+    return received
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context and page, with its responses recorded on `page.recorder`."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    tab.set_default_timeout(15000)
+    tab.recorder = Recorder(tab)
+    yield tab
+    context.close()
+
+
+def screenshot(tab, name: str) -> Path:
+    """Save a full-page screenshot under test-artifacts/ (gitignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    tab.screenshot(path=str(path), full_page=True)
+    return path
+
+
+# ----- match builders (over HTTP, through legal-commands only) -------------------------------
+
+CONFIGS = {
+    "gambit-board": {},
+    "gambitz": {"players": 3},
+    "dragons-gambit": {"players": 3, "target_score": 30},
+    "gambit-tcg": {},
+}
+
+
+def _prefer(rng: random.Random):
+    """Favour long, eventful games: no resigning, bluff calls now and then, late Final Gambits."""
+    def prefer(command: dict) -> bool:
+        kind = command["type"]
+        if kind == "resign":
+            return False
+        if kind == "call_bluff":
+            return rng.random() < 0.5
+        if kind == "call_final_gambit":
+            return rng.random() < 0.2
+        return True
+    return prefer
+
+
+def finished_match(server: LiveServer, ruleset: str, seed: int = 5) -> tuple[str, dict]:
+    """A finished match of `ruleset`; returns (match id, seat tokens)."""
+    client = server.client
+    match = create_match(client, ruleset, CONFIGS[ruleset])
+    tokens = join_all(client, match)
+    rng = random.Random(seed)
+    play_to_end(client, match["match_id"], tokens, rng, prefer=_prefer(rng))
+    return match["match_id"], tokens
+
+
+def active_match(server: LiveServer, ruleset: str, moves: int, seed: int = 7, tournament_id: str | None = None):
+    """An active match after `moves` random legal commands; returns (match id, tokens, rng)."""
+    client = server.client
+    body = {"ruleset": ruleset, "config": CONFIGS[ruleset]}
+    if tournament_id:
+        body["tournament_id"] = tournament_id
+    response = client.post("/matches", json=body)
+    assert response.status_code == 201, response.get_json()
+    match = response.get_json()
+    tokens = join_all(client, match)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        assert play_one(server, match["match_id"], tokens, rng), "the match ended too early for this test"
+    return match["match_id"], tokens, rng
+
+
+def play_one(server: LiveServer, match_id: str, tokens: dict, rng: random.Random, finish: bool = False) -> bool:
+    """Play one random legal command that does not end the match (unless `finish`); False when none."""
+    client = server.client
+    summary = client.get(f"/matches/{match_id}").get_json()
+    if summary["status"] != "active":
+        return False
+    prefer = _prefer(rng)
+    seat = rng.choice(sorted(summary["to_act"]))
+    commands = client.get(f"/matches/{match_id}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
+    calm = [c for c in commands if finish or (c["type"] not in ("resign", "call_final_gambit") and prefer(c))]
+    body = rng.choice(calm or commands)
+    response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))
+    assert response.status_code == 201, (body, response.get_json())
+    return True
