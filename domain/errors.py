@@ -44,12 +44,6 @@ class SeatUnavailable(MatchError):
     code = "seat_unavailable"
 
 
-class MatchNotActive(MatchError):
-    """Commands are only taken while the match is active."""
-
-    code = "match_not_active"
-
-
 class VersionMismatch(MatchError):
     """The client's expected version (If-Match) is not the match's current version."""
 

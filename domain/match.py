@@ -96,7 +96,6 @@ class Match(Aggregate):
         # Versions a dispute may name: each bluff call's call version and its ruling's version.
         self.call_versions: dict[str, int] = {}
         self.disputes: dict[str, dict] = {}
-        self.amended = False
         ruleset = rulesets.get(self.ruleset_id)
         self.state = ruleset.initial_state(self.parsed_config, list(self.seat_order))
 
@@ -278,7 +277,6 @@ class Match(Aggregate):
                 status="ruled", decision=record.public["decision"], note=record.public["note"], ruled_version=version)
         elif record.kind == OUTCOME_AMENDED:
             self.outcome = _json_copy(record.public["outcome"])
-            self.amended = True
         else:
             event = Event(record.kind, _json_copy(record.public), None if record.secret is None else _json_copy(record.secret),
                           None if record.audience is None else tuple(record.audience), (), version)

@@ -193,7 +193,7 @@ def config_from_dict(config_cls: type, raw: dict | None) -> Any:
         if origin is dict:
             if not isinstance(value, dict):
                 raise ConfigError(name, "must be an object")
-            key_t, val_t = typing.get_args(hint)
+            _, val_t = typing.get_args(hint)
             for k, v in value.items():
                 inner_ok = isinstance(v, dict) if typing.get_origin(val_t) is dict else _scalar_ok(val_t, v)
                 if not isinstance(k, str) or not inner_ok:

@@ -18,7 +18,6 @@ from projections.sqlstore import Cursor, SqlStore
 
 NAME = "cross_match_index"
 BATCH = 500
-MAX_LIMIT = 200
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS gambit_tracking (name TEXT PRIMARY KEY, position BIGINT NOT NULL)""",

@@ -6,18 +6,13 @@ import copy
 from typing import Any
 
 from domain.match import Match
-from domain.ruleset import ORGANIZER, SPECTATOR, Viewer
+from domain.ruleset import ORGANIZER, Viewer
 
 
 def viewer_for(match: Match, role: str, seat: str | None = None) -> Viewer:
     """The viewer a caller is for this match: once it has finished, everyone sees everything."""
     sees_all = role == ORGANIZER or match.status == "finished"
     return Viewer(role, seat, sees_all)
-
-
-def spectator(match: Match) -> Viewer:
-    """The anonymous viewer of a match."""
-    return viewer_for(match, SPECTATOR)
 
 
 def record_form(stored: Any, viewer: Viewer) -> dict:

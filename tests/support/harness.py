@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from domain.chance import Chance
-from domain.ruleset import Command, Event, RuleViolation, Viewer, config_from_dict, copy_state
+from domain.ruleset import Command, Event, RuleViolation, Viewer, config_from_dict
 
 SEED = bytes(range(32))
 

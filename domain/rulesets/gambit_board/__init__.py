@@ -113,7 +113,7 @@ def outcome(state: dict) -> dict | None:
 
 __all__ = [
     "RULESET_ID", "Config", "COMMANDS", "seat_names", "initial_state", "setup", "decide", "evolve",
-    "legal_commands", "to_act", "outcome", "view",
+    "legal_commands", "to_act", "outcome", "view", "readjudicate",
     "AssignPowers", "MovePiece", "Detect", "Accept", "CallBluff", "ClaimMoat", "ClaimKamikaze", "ChooseLoss",
     "Reassign", "Resign",
 ]

@@ -155,7 +155,7 @@ HANDLERS = {
 
 def legal(state: dict, seat: str) -> list:
     """The Gambit commands `seat` may send now (complete)."""
-    phase, g = state["phase"], state["gambit"]
+    phase = state["phase"]
     if seat not in awaited(state):
         return []
     if phase == "threshold":
