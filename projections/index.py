@@ -40,7 +40,7 @@ class CrossMatchIndex:
         self.app = app
         self.store = store
         self._lock = threading.Lock()
-        with self.store.transaction() as cur:
+        with self.store.schema_transaction() as cur:
             for statement in _SCHEMA:
                 cur.execute(statement)
 

@@ -19,7 +19,7 @@ class ReceiptBook:
 
     def __init__(self, store: SqlStore) -> None:
         self.store = store
-        with store.transaction() as cur:
+        with store.schema_transaction() as cur:
             cur.execute(_SCHEMA)
 
     def latest(self, match_id: str) -> dict | None:

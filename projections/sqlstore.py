@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 # Read-model connections per process on PostgreSQL: reads are short, so a few serve all threads.
 READ_MODEL_POOL = 3
+SCHEMA_LOCK = 7316505
 
 
 def projection_url(database_url: str) -> str:
@@ -92,6 +93,18 @@ class SqlStore:
                 raise
             else:
                 cur.execute("COMMIT")
+
+    @contextmanager
+    def schema_transaction(self) -> Iterator[Cursor]:
+        """A transaction for CREATE statements: on PostgreSQL, one process at a time.
+
+        Workers booting together would otherwise race in CREATE TABLE IF NOT EXISTS (a unique
+        violation on the catalog) and fail to boot.
+        """
+        with self.transaction() as cur:
+            if not self.sqlite:
+                cur.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
+            yield cur
 
     def query(self, statement: str, params: tuple = ()) -> list[tuple]:
         """Rows of one read-only statement."""

@@ -56,18 +56,21 @@ def gambit() -> Gambit:
     return current_app.extensions["gambit"]
 
 
+MAX_INT = 2**63 - 1  # the stores' integer columns are 64-bit; larger values are not positions
+
+
 def int_arg(name: str, default: int | None = None, minimum: int = 0, maximum: int | None = None) -> int | None:
-    """An integer query parameter within bounds; 400 when it is not one."""
+    """An integer query parameter within bounds (never beyond 64 bits); 400 when it is not one."""
+    maximum = MAX_INT if maximum is None else min(maximum, MAX_INT)
     raw = request.args.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return default
     try:
         value = int(raw)
     except ValueError:
         raise Problem(400, "invalid_parameter", f"'{name}' must be an integer", parameter=name) from None
-    if value < minimum or (maximum is not None and value > maximum):
-        bound = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
-        raise Problem(400, "invalid_parameter", f"'{name}' must be {bound}", parameter=name)
+    if value < minimum or value > maximum:
+        raise Problem(400, "invalid_parameter", f"'{name}' must be between {minimum} and {maximum}", parameter=name)
     return value
 
 
@@ -84,7 +87,7 @@ def text_arg(name: str, max_length: int = 64) -> str | None:
 def choice_arg(name: str, choices: tuple[str, ...]) -> str | None:
     """A query parameter that must be one of a few values."""
     raw = request.args.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return None
     if raw not in choices:
         raise Problem(400, "invalid_parameter", f"'{name}' must be one of: {', '.join(choices)}", parameter=name)

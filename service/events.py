@@ -32,7 +32,7 @@ class Events(MethodView):
         after = int_arg("after", 0, minimum=0)
         if request.accept_mimetypes.best == "text/event-stream":
             last_id = request.headers.get("Last-Event-ID", "")
-            start = int(last_id) if last_id.isdigit() else after
+            start = int(last_id) if last_id.isdigit() and len(last_id) <= 18 else after
             return _stream(match_id, viewer, start)
         limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
         return jsonify(records_page(g.matches, match, viewer, after, limit))

@@ -136,7 +136,8 @@ def test_out_of_range_view_versions_are_400(client, started, query):
     _problem(client.get(f"/matches/{mid}/view?{query}"), 400, "invalid_parameter")
 
 
-@pytest.mark.parametrize("query", ["limit=0", "limit=100000", "status=lost", "after=-1"])
+@pytest.mark.parametrize("query", ["limit=0", "limit=100000", "status=lost", "after=-1", "status=", "limit=",
+                                   "after=9223372036854775808"])
 def test_bad_list_parameters_are_400(client, query):
     _problem(client.get(f"/matches?{query}"), 400, "invalid_parameter")
 
