@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain.application import MatchApp, storage_env
 from projections.index import CrossMatchIndex
@@ -29,6 +30,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     # The viewer's assets are served by its blueprint at /watch-assets; no second /static route.
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    if settings.trusted_proxies:
+        # Only as many X-Forwarded-For hops as there are proxies we run: a client cannot forge its address.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
     app.json.sort_keys = False
     app.extensions["gambit"] = build_gambit(settings)
     problems.install(app)

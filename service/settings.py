@@ -26,6 +26,8 @@ class Settings:
     # service (`gambit serve`) has them on by default (see from_env).
     rate_limit_per_address: Limit = Limit(0, 0)
     rate_limit_per_token: Limit = Limit(0, 0)
+    # How many reverse proxies in front of the service set X-Forwarded-For; 0 trusts none.
+    trusted_proxies: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -37,4 +39,5 @@ class Settings:
                    max_body_bytes=int(env.get("GAMBIT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
                    signing_key=env.get("GAMBIT_SIGNING_KEY") or None,
                    rate_limit_per_address=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_ADDRESS", DEFAULT_ADDRESS_LIMIT)),
-                   rate_limit_per_token=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_TOKEN", DEFAULT_TOKEN_LIMIT)))
+                   rate_limit_per_token=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_TOKEN", DEFAULT_TOKEN_LIMIT)),
+                   trusted_proxies=int(env.get("GAMBIT_TRUSTED_PROXIES", "0")))

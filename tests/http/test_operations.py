@@ -112,3 +112,17 @@ def test_a_configured_signing_key_is_used_as_a_file_or_inline_pem(tmp_path):
     inline = Signer.load(str(tmp_path / "data"), pem.decode())
     assert from_file.key_id == inline.key_id
     assert not (tmp_path / "data" / "signing-key.pem").exists(), "a configured key is never replaced by a generated one"
+
+
+def test_behind_a_trusted_proxy_the_rate_limit_keys_on_the_forwarded_client(tmp_path):
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 's.sqlite3'}", data_dir=str(tmp_path),
+                        rate_limit_per_address=Limit(1, 2), trusted_proxies=1)
+    client = create_app(settings).test_client()
+    first = [client.get("/rulesets", headers={"X-Forwarded-For": "203.0.113.1"}).status_code for _ in range(3)]
+    other = client.get("/rulesets", headers={"X-Forwarded-For": "203.0.113.2"}).status_code
+    assert first == [200, 200, 429] and other == 200
+
+
+def test_without_a_trusted_proxy_a_forged_forwarded_header_changes_nothing(limited):
+    codes = [limited.get("/rulesets", headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code for i in range(5)]
+    assert codes[3] == 429
