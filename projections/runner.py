@@ -18,32 +18,33 @@ log = logging.getLogger("gambit.projector")
 PROJECTIONS = ("cross-match-index",)
 
 
+def can_subscribe(recorder: object) -> bool:
+    """Whether the store notifies followers: PostgreSQL's recorder does (LISTEN/NOTIFY), SQLite's cannot."""
+    return type(recorder).__module__ == "eventsourcing.postgres"
+
+
 def follow(index: CrossMatchIndex, stop: threading.Event, poll_seconds: float = 0.5,
            on_batch: Callable[[int], None] | None = None) -> None:
     """Keep the index caught up until `stop` is set."""
-    processed = index.catch_up()
-    if on_batch and processed:
-        on_batch(processed)
+
+    def fold_new() -> None:
+        processed = index.catch_up()
+        if on_batch and processed:
+            on_batch(processed)
+
+    fold_new()
     recorder = index.app.recorder
-    try:
-        subscription = recorder.subscribe(gt=index.position())
-    except (NotImplementedError, AttributeError):
-        subscription = None
-    if subscription is None:
+    if not can_subscribe(recorder):
         while not stop.wait(poll_seconds):
-            processed = index.catch_up()
-            if on_batch and processed:
-                on_batch(processed)
+            fold_new()
         return
-    with subscription:
+    with recorder.subscribe(gt=index.position()) as subscription:
         watcher = threading.Thread(target=lambda: (stop.wait(), subscription.stop()), daemon=True)
         watcher.start()
         for _ in subscription:
             if stop.is_set():
                 break
-            processed = index.catch_up()
-            if on_batch and processed:
-                on_batch(processed)
+            fold_new()
 
 
 def rebuild(index: CrossMatchIndex, name: str) -> int:
