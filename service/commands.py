@@ -19,6 +19,21 @@ bp = Blueprint("commands", __name__)
 MAX_IDEMPOTENCY_KEY = 200
 
 
+def recorded(match, first: int, last: int, viewer) -> Response:
+    """201 with the records first..last in the viewer's form, after signing a receipt for the write.
+
+    A retried Idempotency-Key gets exactly the first answer: the same body and the same ETag.
+    """
+    g = gambit()
+    g.acknowledge(match)
+    count = last - first + 1
+    events = records_page(g.matches, match, viewer, first - 1, count)["events"] if count > 0 else []
+    response = jsonify({"version": last if count > 0 else match.version, "events": events})
+    response.status_code = 201
+    response.set_etag(str(last if count > 0 else match.version))
+    return response
+
+
 class Commands(MethodView):
     """/matches/{id}/commands"""
 
@@ -34,13 +49,7 @@ class Commands(MethodView):
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY):
             raise Problem(400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
         first, last, match = g.matches.act(match_id, seat, command, etag_version(), key)
-        g.acknowledge(match)
-        viewer = viewer_for(match, "seat", seat)
-        events = records_page(g.matches, match, viewer, first - 1, max(0, last - first + 1))["events"] if last >= first else []
-        response = jsonify({"version": last if last >= first else match.version, "events": events})
-        response.status_code = 201
-        response.set_etag(str(match.version))
-        return response
+        return recorded(match, first, last, viewer_for(match, "seat", seat))
 
 
 class LegalCommands(MethodView):

@@ -9,9 +9,9 @@ from marshmallow import Schema, fields, validate
 from domain.match import DECISIONS
 from domain.ruleset import ORGANIZER
 from projections.records import viewer_for
-from projections.views import records_page
 from service.auth import bearer_token, caller, organizer_of
 from service.bodies import StrictString, load
+from service.commands import recorded
 from service.context import gambit
 from service.problems import Problem
 
@@ -33,16 +33,6 @@ class RulingBody(Schema):
     amended_outcome = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
 
 
-def _written(match, first_version: int, role: str, seat: str | None) -> Response:
-    g = gambit()
-    g.acknowledge(match)
-    viewer = viewer_for(match, role, seat)
-    events = records_page(g.matches, match, viewer, first_version - 1, match.version - first_version + 1)["events"]
-    response = jsonify({"version": match.version, "events": events})
-    response.status_code = 201
-    return response
-
-
 class Disputes(MethodView):
     """/matches/{id}/disputes"""
 
@@ -62,7 +52,7 @@ class Disputes(MethodView):
         body = load(FileDisputeBody())
         first = match.version + 1
         number, match = g.matches.file_dispute(match_id, body["call_version"], body["reason"], filed_by)
-        response = _written(match, first, viewer.role, viewer.seat)
+        response = recorded(match, first, match.version, viewer_for(match, viewer.role, viewer.seat))
         response.headers["Location"] = f"/matches/{match.match_id}/disputes/{number}"
         return response
 
@@ -80,7 +70,7 @@ class Ruling(MethodView):
         body = load(RulingBody())
         first = match.version + 1
         match = g.matches.rule_dispute(match_id, number, body["decision"], body["note"], body["amended_outcome"])
-        return _written(match, first, ORGANIZER, None)
+        return recorded(match, first, match.version, viewer_for(match, ORGANIZER))
 
 
 bp.add_url_rule("/matches/<match_id>/disputes", view_func=Disputes.as_view("disputes"))

@@ -71,6 +71,7 @@ def test_the_same_idempotency_key_returns_the_same_response(client):
     again = client.post(f"/matches/{mid}/commands", json=body, headers=headers)
     assert first.status_code == again.status_code == 201
     assert first.get_json() == again.get_json()
+    assert first.headers["ETag"] == again.headers["ETag"]
     assert client.get(f"/matches/{mid}").get_json()["version"] == first.get_json()["version"]
 
 
