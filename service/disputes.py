@@ -64,6 +64,8 @@ class Ruling(MethodView):
         """The organizer rules: upheld or overturned, with a note and optionally an amended outcome."""
         g = gambit()
         match = g.matches.match(match_id)
+        if bearer_token() is None:
+            raise Problem(401, "credentials_required", "ruling on a dispute needs the organizer key")
         if match.tournament_id is None:
             raise Problem(403, "not_organizer", "only a tournament's organizer may rule, and this match has none")
         organizer_of(g.matches.tournament(match.tournament_id))

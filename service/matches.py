@@ -86,8 +86,9 @@ class Seats(MethodView):
 
     def post(self, match_id: str) -> Response:
         """Join a match; the bearer token is shown only in this response."""
-        body = load(JoinBody())
         g = gambit()
+        g.matches.match(match_id)  # an unknown match is a 404 whatever the body says
+        body = load(JoinBody())
         seat, token, match = g.matches.join(match_id, body["name"], body["seat"], body["client_seed"].lower(),
                                             body["options"])
         g.acknowledge(match)

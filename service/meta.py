@@ -8,6 +8,7 @@ from flask.views import MethodView
 from domain import rulesets
 from domain.ruleset import config_to_dict
 from service.context import gambit
+from service.problems import Problem, problem_response
 
 bp = Blueprint("meta", __name__)
 
@@ -29,9 +30,8 @@ class Ready(MethodView):
         try:
             lag = g.index.lag()
         except Exception as exc:  # any store failure means not ready, whatever the driver raised
-            response = jsonify({"status": "unavailable", "detail": type(exc).__name__})
-            response.status_code = 503
-            return response
+            return problem_response(Problem(503, "not_ready", f"the store does not answer ({type(exc).__name__})",
+                                            "Not ready"))
         return jsonify({"status": "ready", "projection_lag": lag})
 
 

@@ -7,7 +7,7 @@ from flask.views import MethodView
 from marshmallow import Schema, validate
 
 from projections.standings import standings
-from projections.views import summary
+from service.matches import full_summary
 from service.auth import organizer_of
 from service.bodies import StrictString, load
 from service.context import gambit, int_arg
@@ -55,7 +55,7 @@ class TournamentItem(MethodView):
         tournament = gambit().matches.tournament(tournament_id)
         matches = _tournament_matches(tournament.tournament_id)
         return jsonify({"tournament_id": tournament.tournament_id, "name": tournament.name,
-                        "created_at": tournament.created_at, "matches": [summary(m) for m in matches],
+                        "created_at": tournament.created_at, "matches": [full_summary(m) for m in matches],
                         "standings": standings(matches)})
 
 

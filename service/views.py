@@ -23,9 +23,11 @@ class View(MethodView):
         at = int_arg("at", None, minimum=1, maximum=latest.version)
         match = latest if at is None or at == latest.version else g.matches.match(match_id, version=at)
         response = jsonify(view_of(match, viewer))
-        response.set_etag(f"{match.version}-{viewer.label}-{int(viewer.sees_all)}")
+        response.set_etag(str(match.version))
         response.headers["Vary"] = "Authorization"
-        return response.make_conditional(request)
+        # A past version's view changes when the match ends (its secrets become public) while
+        # its version does not, so only the latest view answers If-None-Match with 304.
+        return response.make_conditional(request) if at is None else response
 
 
 class Replay(MethodView):

@@ -135,3 +135,16 @@ def test_the_event_stream_sends_records_as_server_sent_events(client):
     assert stream.mimetype == "text/event-stream"
     assert "id: 1\nevent: record\n" in text
     assert text.rstrip().endswith("event: end\ndata: {}")
+
+
+def test_the_view_etag_is_the_version_and_only_the_latest_view_answers_304(client):
+    match = create_match(client, "gambitz", {"players": 2})
+    join_all(client, match)
+    mid = match["match_id"]
+    latest = client.get(f"/matches/{mid}/view")
+    version = latest.get_json()["version"]
+    assert latest.headers["ETag"] == f'"{version}"'
+    assert client.get(f"/matches/{mid}/view", headers={"If-None-Match": f'"{version}"'}).status_code == 304
+    # A past version's view changes when the match ends, so it is always sent in full.
+    past = client.get(f"/matches/{mid}/view?at=2", headers={"If-None-Match": '"2"'})
+    assert past.status_code == 200 and past.headers["ETag"] == '"2"'

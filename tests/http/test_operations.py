@@ -126,3 +126,13 @@ def test_behind_a_trusted_proxy_the_rate_limit_keys_on_the_forwarded_client(tmp_
 def test_without_a_trusted_proxy_a_forged_forwarded_header_changes_nothing(limited):
     codes = [limited.get("/rulesets", headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code for i in range(5)]
     assert codes[3] == 429
+
+
+def test_readiness_failure_is_a_problem_document(client, app, monkeypatch):
+    def broken() -> int:
+        raise ConnectionError("store down")
+
+    monkeypatch.setattr(app.extensions["gambit"].index, "lag", broken)
+    response = client.get("/readyz")
+    assert response.status_code == 503 and response.mimetype == "application/problem+json"
+    assert response.get_json()["code"] == "not_ready"
