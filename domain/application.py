@@ -21,7 +21,7 @@ from domain import rulesets
 from domain.errors import (ConcurrentWrite, IdempotencyKeyReused, InvalidConfig, InvalidJoinOptions, MatchNotFound,
                            SeatUnavailable, TournamentNotFound, UnknownRuleset,
                            UnknownTournament, VersionMismatch)
-from domain.match import Match
+from domain.match import Match, project_match
 from domain.records import canonical, sha256_hex
 from domain.store_guard import one_process_at_a_time, protect_events
 from domain.tournament import Tournament
@@ -85,6 +85,7 @@ class MatchApp(Application):
 
     name = "gambit"
     snapshotting_intervals = {Match: SNAPSHOT_INTERVAL, Tournament: SNAPSHOT_INTERVAL}
+    snapshotting_projectors = {Match: project_match}
 
     def __init__(self, env: dict | None = None) -> None:
         env = dict(env or {})
@@ -209,12 +210,13 @@ class MatchApp(Application):
         return [e for e in events if isinstance(e, Tournament.SecretsRead)]
 
     def act(self, match_id: str, seat: str, command: Command, expected_version: int | None = None,
-            idempotency_key: str | None = None) -> tuple[int, int, Match]:
+            idempotency_key: str | None = None, loaded: Match | None = None) -> tuple[int, int, Match]:
         """Run one command; returns the first and last versions it recorded and the match.
 
-        A repeated Idempotency-Key returns the versions the first attempt recorded.
+        A repeated Idempotency-Key returns the versions the first attempt recorded. `loaded` is
+        the match as the caller just loaded it (to authenticate), so it is not loaded twice.
         """
-        match = self.match(match_id)
+        match = loaded if loaded is not None else self.match(match_id)
         fingerprint = command_fingerprint(command)
         if idempotency_key is not None:
             earlier = self._remembered(match, seat, idempotency_key, fingerprint)
@@ -271,7 +273,7 @@ class MatchApp(Application):
     def match(self, match_id: str, version: int | None = None) -> Match:
         """The match as of a version (the latest by default)."""
         try:
-            match = self.repository.get(parse_match_id(match_id), version=version)
+            match = self.repository.get(parse_match_id(match_id), version=version, projector_func=project_match)
         except AggregateNotFoundError:
             raise MatchNotFound(f"no match {match_id!r}") from None
         if not isinstance(match, Match):

@@ -9,6 +9,7 @@ row that is later edited no longer matches its chain.
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import Any, Callable
 from uuid import UUID
@@ -33,6 +34,13 @@ DECISIONS = ("upheld", "overturned")
 # Idempotency keys remembered per match: enough for any client's retry window, while keeping
 # the snapshot (and so every command's load) small on very long matches.
 REMEMBERED_COMMANDS = 512
+
+
+# True while `_record` folds a record it has just made: that record's payload is the pending
+# event's own (still to be stored, already chained), so the fold must not let the ruleset's
+# state share it. Records replayed from the store are fresh objects nobody else holds, so
+# their fold skips the copy (a large share of loading a match, measured in bench/).
+_FOLDING_NEW_RECORD: ContextVar[bool] = ContextVar("gambit_folding_new_record", default=False)
 
 
 def _json_copy(value: Any) -> Any:
@@ -250,8 +258,12 @@ class Match(Aggregate):
         commit = None if secret is None else commitment(secret, salt)
         ts = _now()
         chain = chain_link(self.head, version, event.kind, ts.isoformat(), public, commit)
-        self.trigger_event(self.Recorded, timestamp=ts, kind=event.kind, public=public, secret=secret, salt=salt,
-                           commitment=commit, audience=audience, chain=chain, meta=_json_copy(meta or {}))
+        token = _FOLDING_NEW_RECORD.set(True)
+        try:
+            self.trigger_event(self.Recorded, timestamp=ts, kind=event.kind, public=public, secret=secret, salt=salt,
+                               commitment=commit, audience=audience, chain=chain, meta=_json_copy(meta or {}))
+        finally:
+            _FOLDING_NEW_RECORD.reset(token)
 
     # ----- folding ------------------------------------------------------------------------
     def _fold(self, record: Match.Recorded) -> None:
@@ -278,8 +290,11 @@ class Match(Aggregate):
         elif record.kind == OUTCOME_AMENDED:
             self.outcome = _json_copy(record.public["outcome"])
         else:
-            event = Event(record.kind, _json_copy(record.public), None if record.secret is None else _json_copy(record.secret),
-                          None if record.audience is None else tuple(record.audience), (), version)
+            public, secret = record.public, record.secret
+            if _FOLDING_NEW_RECORD.get():
+                public, secret = _json_copy(public), None if secret is None else _json_copy(secret)
+            event = Event(record.kind, public, secret, None if record.audience is None else tuple(record.audience), (),
+                          version)
             self.state = self.ruleset.evolve(self.state, event)
             call = record.public.get("bluff_call")
             if isinstance(call, dict):
@@ -293,3 +308,18 @@ class Match(Aggregate):
             self.commands[key] = entry
             while len(self.commands) > REMEMBERED_COMMANDS:
                 self.commands.pop(next(iter(self.commands)))
+
+
+def project_match(aggregate: Match | None, events: Any) -> Match | None:
+    """Fold stored events into a match: the library's `project_aggregate` without its per-event
+    `assert isinstance(event, CanMutateProtocol)`.
+
+    That assert is a runtime `typing.Protocol` check which, on Python 3.11, re-walks the
+    protocol's members on every call: loading a match spends a large share of its time there
+    (bench/, docs/benchmarks.md). Every event of a match's stream is a `Match` event, which can
+    mutate by construction, so the check adds nothing. The application can pass this as the
+    repository's `projector_func` and in `snapshotting_projectors`.
+    """
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate

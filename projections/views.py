@@ -57,10 +57,12 @@ def replay(app: MatchApp, match_id: str, viewer: Viewer, first: int, last: int) 
     records = app.records(match_id, after=first - 1, upto=end)
     frames = []
     for stored in records:
+        # The record's form is taken before it is folded: a replayed record's payload is not
+        # copied for the fold (domain/match.py), so the ruleset's state may come to share it.
+        event = record_form(stored, viewer)
         if stored.originator_version > match.version:
             stored.mutate(match)
-        frames.append({"version": stored.originator_version, "event": record_form(stored, viewer),
-                       "view": view_of(match, viewer)})
+        frames.append({"version": stored.originator_version, "event": event, "view": view_of(match, viewer)})
     return {"frames": frames, "next_from": end + 1 if end < last else None}
 
 

@@ -48,7 +48,7 @@ class Commands(MethodView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY):
             raise Problem(400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
-        first, last, match = g.matches.act(match_id, seat, command, etag_version(), key)
+        first, last, match = g.matches.act(match_id, seat, command, etag_version(), key, loaded=match)
         return recorded(match, first, last, viewer_for(match, "seat", seat))
 
 
