@@ -33,5 +33,14 @@ run: $(STAMP)
 test: $(STAMP) browser
 	$(BIN)/python -m pytest
 
+# Benchmarks live apart from the tests: they print the table and rewrite docs/benchmarks.{md,png}.
+bench: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m bench.run
+
+bench-quick: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m bench.run --quick
+
 clean:
 	rm -rf $(VENV) var .pytest_cache test-artifacts

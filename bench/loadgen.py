@@ -1,0 +1,190 @@
+"""The load generator: bots playing many matches at once over HTTP, in its own process.
+
+`python -m bench.loadgen --base URL --kind gambit|baseline --bots N --duration S [--warmup W]`
+prints one JSON object. Each bot is a thread with one keep-alive connection (stdlib
+http.client) that plays one match after another:
+
+- gambit: create a 2-seat gambitz match, join both seats, then for each turn GET
+  legal-commands as the seat to act and POST one of them (a random choice) — what a client
+  that plays only through the API does. A finished match is replaced by a new one.
+- baseline: create an aggregate, then per "turn" GET it and POST one event to it (the same
+  two requests a turn costs), 60 turns per aggregate (about a gambitz match), then a new one.
+
+Only requests that finish inside the measurement window (after the warm-up) are counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import threading
+import time
+from urllib.parse import urlparse
+
+BASELINE_TURNS = 60
+
+
+class Bot(threading.Thread):
+    """One player-pair driving one match at a time."""
+
+    def __init__(self, base: str, kind: str, seed: int, start_at: float, stop_at: float, end_at: float) -> None:
+        super().__init__(daemon=True)
+        parsed = urlparse(base)
+        self.host, self.port = parsed.hostname, parsed.port
+        self.kind = kind
+        self.rng = random.Random(seed)
+        self.start_at, self.stop_at, self.end_at = start_at, stop_at, end_at
+        self.samples: list[tuple[str, int, float]] = []  # (op, status, seconds) inside the window
+        self.error_bodies: dict[str, str] = {}  # "op status" -> the first such response body
+        self.matches_started = 0
+        self.matches_finished = 0
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+
+    def call(self, op: str, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body).encode()
+        for attempt in (1, 2):
+            started = time.perf_counter()
+            try:
+                self.conn.request(method, path, body=data, headers=headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+                status = response.status
+                break
+            except (http.client.HTTPException, OSError):
+                # The server closed an idle keep-alive connection: reconnect once.
+                self.conn.close()
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+                if attempt == 2:
+                    status, raw = 599, b"null"
+        ended = time.perf_counter()
+        if self.start_at <= started and ended <= self.stop_at:
+            self.samples.append((op, status, ended - started))
+        if status >= 300 and f"{op} {status}" not in self.error_bodies:
+            self.error_bodies[f"{op} {status}"] = raw[:300].decode("utf-8", "replace")
+        try:
+            return status, json.loads(raw or b"null")
+        except ValueError:
+            return status, {}
+
+    def run(self) -> None:
+        try:
+            while time.perf_counter() < self.stop_at:
+                if self.kind == "gambit":
+                    self.play_gambit()
+                else:
+                    self.play_baseline()
+        finally:
+            self.conn.close()
+
+    def play_gambit(self) -> None:
+        status, match = self.call("create", "POST", "/matches", {"ruleset": "gambitz", "config": {"players": 2}})
+        if status != 201:
+            time.sleep(0.1)
+            return
+        mid = match["match_id"]
+        tokens = {}
+        for seat in ("p1", "p2"):
+            status, joined = self.call("join", "POST", f"/matches/{mid}/seats", {"name": f"bot-{seat}", "seat": seat})
+            if status != 201:
+                return
+            tokens[seat] = joined["token"]
+        self.matches_started += 1
+        seat = "p1"
+        while time.perf_counter() < self.stop_at:
+            status, legal = self.call("legal", "GET", f"/matches/{mid}/legal-commands", token=tokens[seat])
+            commands = legal.get("commands") if status == 200 else None
+            if not commands:
+                seat = "p2" if seat == "p1" else "p1"
+                status, legal = self.call("legal", "GET", f"/matches/{mid}/legal-commands", token=tokens[seat])
+                commands = legal.get("commands") if status == 200 else None
+                if not commands:
+                    self.matches_finished += 1
+                    return
+            status, _ = self.call("command", "POST", f"/matches/{mid}/commands", self.rng.choice(commands),
+                                  token=tokens[seat])
+            if status == 201:
+                seat = "p2" if seat == "p1" else "p1"  # gambitz alternates (a redraw costs one more read)
+
+    def play_baseline(self) -> None:
+        status, created = self.call("create", "POST", "/aggregates", {})
+        if status != 201:
+            time.sleep(0.1)
+            return
+        aid = created["id"]
+        self.matches_started += 1
+        for turn in range(BASELINE_TURNS):
+            if time.perf_counter() >= self.stop_at:
+                return
+            self.call("legal", "GET", f"/aggregates/{aid}")
+            self.call("command", "POST", f"/aggregates/{aid}/events", {"type": "move", "turn": turn})
+        self.matches_finished += 1
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """The q-th percentile (nearest rank) of the values, or None."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(q / 100 * len(ordered) + 0.5)) - 1))]
+
+
+def summarize(samples: list[tuple[str, int, float]], window: float) -> dict:
+    """Throughput, latency percentiles (ms) and errors per operation."""
+    ok = {"create": 201, "join": 201, "legal": 200, "command": 201}
+    out: dict = {"window_s": window, "requests": len(samples), "requests_per_s": len(samples) / window, "ops": {}}
+    errors = 0
+    for op in ("command", "legal", "create", "join"):
+        mine = [s for s in samples if s[0] == op]
+        good = [s[2] for s in mine if s[1] == ok[op]]
+        bad: dict[str, int] = {}
+        for _, status, _ in mine:
+            if status != ok[op]:
+                bad[str(status)] = bad.get(str(status), 0) + 1
+        errors += sum(bad.values())
+        out["ops"][op] = {"count": len(good), "per_s": len(good) / window,
+                          "p50_ms": _ms(percentile(good, 50)), "p95_ms": _ms(percentile(good, 95)),
+                          "p99_ms": _ms(percentile(good, 99)), "errors": bad}
+    out["errors"] = errors
+    out["commands_per_s"] = out["ops"]["command"]["per_s"]
+    return out
+
+
+def _ms(value: float | None) -> float | None:
+    return None if value is None else round(value * 1000, 2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--kind", choices=("gambit", "baseline"), required=True)
+    parser.add_argument("--bots", type=int, default=16)
+    parser.add_argument("--duration", type=float, default=15)
+    parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    now = time.perf_counter()
+    start_at, stop_at = now + args.warmup, now + args.warmup + args.duration
+    bots = [Bot(args.base, args.kind, args.seed * 1000 + i, start_at, stop_at, stop_at + 30) for i in range(args.bots)]
+    for bot in bots:
+        bot.start()
+    for bot in bots:
+        bot.join(timeout=args.warmup + args.duration + 90)
+    samples = [s for bot in bots for s in bot.samples]
+    result = summarize(samples, args.duration)
+    error_bodies: dict[str, str] = {}
+    for bot in bots:
+        for key, body in bot.error_bodies.items():
+            error_bodies.setdefault(key, body)
+    result.update(kind=args.kind, bots=args.bots, error_bodies=error_bodies, matches_started=sum(b.matches_started for b in bots),
+                  matches_finished=sum(b.matches_finished for b in bots))
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,150 @@
+"""Profile the command hot path in-process (Flask test client, one store), with cProfile.
+
+`python -m bench.profile_hot [--backend sqlite|postgres] [--commands N] [--top K] [--what-if W]`
+prints the mean cost of one POST /matches/{id}/commands and the functions that take most of it.
+Only the POSTs are profiled; the bots' legal-commands reads are not.
+
+`--no-profile` times without cProfile (its overhead distorts small functions). `--what-if`
+sizes changes outside bench's reach by patching this process only (never the product):
+  one-load    the command view and MatchApp.act share one load of the match per request
+              (today the view loads it, then `act` loads it again);
+  no-receipt  skip signing and storing the receipt (to size that cost; not a proposal to drop it);
+  projector   load matches with a projector that folds without the library's per-event
+              `assert isinstance(event, CanMutateProtocol)` (what `python -O` removes).
+Run it under `python -O` to see the effect of the library's runtime protocol asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import random
+import tempfile
+import time
+
+from bench.stores import store_url
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--backend", default="sqlite", choices=("sqlite", "postgres"))
+    parser.add_argument("--commands", type=int, default=600)
+    parser.add_argument("--top", type=int, default=35)
+    parser.add_argument("--sort", default="cumulative")
+    parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print only {\"mean_ms\": ...} (implies --no-profile)")
+    parser.add_argument("--what-if", action="append", default=[], choices=("one-load", "no-receipt", "projector"))
+    args = parser.parse_args(argv)
+    if args.json:
+        args.no_profile = True
+    from service.app import create_app
+    from service.settings import Settings
+
+    _what_if(args.what_if)
+
+    with tempfile.TemporaryDirectory() as tmp, store_url(args.backend, tmp) as url:
+        app = create_app(Settings(database_url=url, data_dir=tmp))
+        client = app.test_client()
+        rng = random.Random(1)
+        profiler = cProfile.Profile()
+        spent = 0.0
+        done = 0
+        while done < args.commands:
+            match = client.post("/matches", json={"ruleset": "gambitz", "config": {}}).get_json()
+            mid = match["match_id"]
+            tokens = {s: client.post(f"/matches/{mid}/seats", json={"name": s, "seat": s}).get_json()["token"]
+                      for s in ("p1", "p2")}
+            seat = "p1"
+            while done < args.commands:
+                legal = client.get(f"/matches/{mid}/legal-commands",
+                                   headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()["commands"]
+                if not legal:
+                    other = "p2" if seat == "p1" else "p1"
+                    legal = client.get(f"/matches/{mid}/legal-commands",
+                                       headers={"Authorization": f"Bearer {tokens[other]}"}).get_json()["commands"]
+                    if not legal:
+                        break  # finished
+                    seat = other
+                body = rng.choice(legal)
+                started = time.perf_counter()
+                if not args.no_profile:
+                    profiler.enable()
+                response = client.post(f"/matches/{mid}/commands", json=body,
+                                       headers={"Authorization": f"Bearer {tokens[seat]}"})
+                if not args.no_profile:
+                    profiler.disable()
+                spent += time.perf_counter() - started
+                assert response.status_code == 201, response.get_json()
+                done += 1
+        app.extensions["gambit"].close()
+    import json
+    import sys
+
+    if args.json:
+        print(json.dumps({"mean_ms": round(spent / done * 1000, 3), "commands": done}))
+        return 0
+    mode = "profiled" if not args.no_profile else "not profiled"
+    print(f"{args.backend}: {done} commands, mean {spent / done * 1000:.2f} ms per POST ({mode}; "
+          f"python -O: {bool(sys.flags.optimize)}; what-if: {','.join(args.what_if) or 'none'})")
+    if args.no_profile:
+        return 0
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(args.top)
+    print(out.getvalue())
+    return 0
+
+
+def _what_if(changes: list[str]) -> None:
+    """Patch this process to size a change (see the module docstring)."""
+    if "projector" in changes:
+        from domain.application import MatchApp
+        from eventsourcing.application import AggregateNotFoundError
+
+        from domain.errors import MatchNotFound
+        from domain.match import Match
+        from domain.application import parse_match_id
+
+        def project(aggregate, events):
+            for event in events:
+                aggregate = event.mutate(aggregate)
+            return aggregate
+
+        def match_fast(self, match_id, version=None):
+            try:
+                loaded = self.repository.get(parse_match_id(match_id), version=version, projector_func=project)
+            except AggregateNotFoundError:
+                raise MatchNotFound(f"no match {match_id!r}") from None
+            if not isinstance(loaded, Match):
+                raise MatchNotFound(f"no match {match_id!r}")
+            return loaded
+
+        MatchApp.match = match_fast
+        MatchApp.snapshotting_projectors = {Match: project}
+    if "one-load" in changes:
+        from flask import g, has_request_context
+
+        from domain.application import MatchApp
+
+        original = MatchApp.match
+
+        def match(self, match_id, version=None):
+            if version is not None or not has_request_context():
+                return original(self, match_id, version)
+            cached = g.pop("bench_loaded", None)
+            if cached is not None and cached.match_id == str(match_id):
+                return cached  # the second load in the same request: nothing was saved in between
+            loaded = original(self, match_id, version)
+            g.bench_loaded = loaded
+            return loaded
+
+        MatchApp.match = match
+    if "no-receipt" in changes:
+        from service.context import Gambit
+
+        Gambit.acknowledge = lambda self, match: {}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

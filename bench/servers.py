@@ -1,0 +1,113 @@
+"""Start and stop the servers under test: `gambit serve` and the baseline, both under gunicorn."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _healthy(port: int) -> bool:
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        conn.request("GET", "/healthz")
+        ok = conn.getresponse().status == 200
+        conn.close()
+        return ok
+    except OSError:
+        return False
+
+
+def create_tables(kind: str, database_url: str, data_dir: str) -> None:
+    """Create the store's tables once, before the workers start.
+
+    On a fresh PostgreSQL schema, workers that boot together race to create the same tables
+    and one can fail with a duplicate `pg_type` key ("Worker failed to boot"); a deployment
+    migrates first, and so does the benchmark.
+    """
+    if kind == "gambit":
+        from service.app import build_gambit
+        from service.settings import Settings
+
+        build_gambit(Settings(database_url=database_url, data_dir=data_dir)).close()
+    else:
+        from bench.baseline_app import Store
+        from domain.application import storage_env
+
+        Store(env=storage_env(database_url)).close()
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=40)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextmanager
+def serve(kind: str, database_url: str, data_dir: str, optimize: bool = False,
+          workers: int | None = None) -> Iterator[str]:
+    """Run `gambit serve` (kind "gambit") or the baseline (kind "baseline"); yields the base URL.
+
+    Both use deploy/gunicorn.conf.py as deployed; the access log goes to a file in data_dir
+    for both. `optimize` runs the workers with PYTHONOPTIMIZE=1 (`python -O`).
+    """
+    os.makedirs(data_dir, exist_ok=True)
+    create_tables(kind, database_url, data_dir)
+    env = {**os.environ, "GAMBIT_DATA_DIR": data_dir, "GAMBIT_DATABASE_URL": database_url,
+           "BENCH_DATABASE_URL": database_url, "GAMBIT_ACCESS_LOG": os.path.join(data_dir, f"{kind}-access.log")}
+    # The bots all come from 127.0.0.1, where real players come from many addresses: the
+    # per-address rate limit (GAMBIT_RATE_LIMIT_PER_ADDRESS, per worker) is off unless set here;
+    # the per-token limit stays as deployed (each bot seat has its own token).
+    env.setdefault("GAMBIT_RATE_LIMIT_PER_ADDRESS", os.environ.get("BENCH_RATE_LIMIT_PER_ADDRESS", "0"))
+    env.pop("PYTHONOPTIMIZE", None)
+    if optimize:
+        env["PYTHONOPTIMIZE"] = "1"
+    module = "service.cli" if kind == "gambit" else "bench.baseline_app"
+    log = open(os.path.join(data_dir, f"{kind}-server.log"), "a")
+    process = None
+    # A server that fails to come up (a port taken between free_port() and bind, a store
+    # briefly refusing connections on a shared machine) is retried on a new port.
+    for attempt in range(3):
+        port = free_port()
+        command = [sys.executable, "-m", module] + (["serve"] if kind == "gambit" else []) + ["--port", str(port)]
+        if workers is not None:
+            command += ["--workers", str(workers)]
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while not _healthy(port) and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1.0)  # every worker booted (one that fails to boot takes the master down)
+        if process.poll() is None and _healthy(port):
+            break
+        _stop(process)
+        log.flush()
+        with open(log.name) as handle:
+            tail = handle.read()[-600:]
+        print(f"[bench] {kind} server attempt {attempt + 1} failed to start:\n{tail}", file=sys.stderr, flush=True)
+    else:
+        log.close()
+        raise RuntimeError(f"{kind} server did not come up after 3 attempts; see {log.name}")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        _stop(process)
+        log.close()
