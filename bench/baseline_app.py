@@ -18,7 +18,7 @@ import argparse
 import os
 import runpy
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event

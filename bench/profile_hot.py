@@ -5,13 +5,9 @@ prints the mean cost of one POST /matches/{id}/commands and the functions that t
 Only the POSTs are profiled; the bots' legal-commands reads are not.
 
 `--no-profile` times without cProfile (its overhead distorts small functions). `--what-if`
-sizes changes outside bench's reach by patching this process only (never the product):
-  one-load    the command view and MatchApp.act share one load of the match per request
-              (today the view loads it, then `act` loads it again);
-  no-receipt  skip signing and storing the receipt (to size that cost; not a proposal to drop it);
-  projector   load matches with a projector that folds without the library's per-event
-              `assert isinstance(event, CanMutateProtocol)` (what `python -O` removes).
-Run it under `python -O` to see the effect of the library's runtime protocol asserts.
+sizes a change by patching this process only (never the product):
+  no-receipt  skip signing and storing the receipt (to size that cost; not a proposal to drop it).
+Run it under `python -O` to see the effect of the asserts that remain.
 """
 
 from __future__ import annotations
@@ -35,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sort", default="cumulative")
     parser.add_argument("--no-profile", action="store_true")
     parser.add_argument("--json", action="store_true", help="print only {\"mean_ms\": ...} (implies --no-profile)")
-    parser.add_argument("--what-if", action="append", default=[], choices=("one-load", "no-receipt", "projector"))
+    parser.add_argument("--what-if", action="append", default=[], choices=("no-receipt",))
     args = parser.parse_args(argv)
     if args.json:
         args.no_profile = True
@@ -98,48 +94,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _what_if(changes: list[str]) -> None:
     """Patch this process to size a change (see the module docstring)."""
-    if "projector" in changes:
-        from domain.application import MatchApp
-        from eventsourcing.application import AggregateNotFoundError
-
-        from domain.errors import MatchNotFound
-        from domain.match import Match
-        from domain.application import parse_match_id
-
-        def project(aggregate, events):
-            for event in events:
-                aggregate = event.mutate(aggregate)
-            return aggregate
-
-        def match_fast(self, match_id, version=None):
-            try:
-                loaded = self.repository.get(parse_match_id(match_id), version=version, projector_func=project)
-            except AggregateNotFoundError:
-                raise MatchNotFound(f"no match {match_id!r}") from None
-            if not isinstance(loaded, Match):
-                raise MatchNotFound(f"no match {match_id!r}")
-            return loaded
-
-        MatchApp.match = match_fast
-        MatchApp.snapshotting_projectors = {Match: project}
-    if "one-load" in changes:
-        from flask import g, has_request_context
-
-        from domain.application import MatchApp
-
-        original = MatchApp.match
-
-        def match(self, match_id, version=None):
-            if version is not None or not has_request_context():
-                return original(self, match_id, version)
-            cached = g.pop("bench_loaded", None)
-            if cached is not None and cached.match_id == str(match_id):
-                return cached  # the second load in the same request: nothing was saved in between
-            loaded = original(self, match_id, version)
-            g.bench_loaded = loaded
-            return loaded
-
-        MatchApp.match = match
     if "no-receipt" in changes:
         from service.context import Gambit
 

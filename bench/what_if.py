@@ -16,9 +16,6 @@ from bench.servers import ROOT
 VARIANTS = {
     "as is": ([], False),
     "python -O": ([], True),
-    "projector without the protocol assert": (["--what-if", "projector"], False),
-    "one load per command": (["--what-if", "one-load"], False),
-    "projector + one load": (["--what-if", "projector", "--what-if", "one-load"], False),
     "without the receipt (sizing only)": (["--what-if", "no-receipt"], False),
 }
 
