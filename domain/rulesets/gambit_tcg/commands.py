@@ -26,10 +26,9 @@ class Energize(Command):
 
 
 @dataclass(frozen=True)
-class PlayCard(Command):
-    """Play a unit, spell, item or field card from hand, or flip-and-pay one from the Set Zone."""
+class _PaidPlay(Command):
+    """What playing a card and activating a trap both name: the card, its payment and its choices."""
 
-    type: ClassVar[str] = "play_card"
     card: str
     energy: tuple[str, ...] = ()
     discard: tuple[str, ...] = ()
@@ -41,18 +40,17 @@ class PlayCard(Command):
 
 
 @dataclass(frozen=True)
-class ActivateTrap(Command):
+class PlayCard(_PaidPlay):
+    """Play a unit, spell, item or field card from hand, or flip-and-pay one from the Set Zone."""
+
+    type: ClassVar[str] = "play_card"
+
+
+@dataclass(frozen=True)
+class ActivateTrap(_PaidPlay):
     """Activate a set trap in the open window it was declared for, paying its cost."""
 
     type: ClassVar[str] = "activate_trap"
-    card: str
-    energy: tuple[str, ...] = ()
-    discard: tuple[str, ...] = ()
-    target: str | None = None
-    reveal: str | None = None
-    declared_type: str | None = None
-    sacrifice: str | None = None
-    target_player: str | None = None
 
 
 @dataclass(frozen=True)
