@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from domain.application import MatchApp
-from domain.match import MATCH_CREATED, MATCH_FINISHED, SEAT_JOINED
+from domain.match import DISPUTE_FILED, DISPUTE_RULED, MATCH_CREATED, MATCH_FINISHED, SEAT_JOINED
 from projections.sqlstore import Cursor, SqlStore
 
 NAME = "cross_match_index"
@@ -30,6 +30,10 @@ _SCHEMA = [
         seq BIGINT PRIMARY KEY, match_id TEXT NOT NULL, ruling_version INTEGER NOT NULL,
         tournament_id TEXT, ruleset TEXT NOT NULL, verdict TEXT, caller TEXT, claimant TEXT,
         call_version INTEGER, ruling_kind TEXT NOT NULL, call TEXT NOT NULL, timestamp TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS gambit_disputes (
+        match_id TEXT NOT NULL, dispute INTEGER NOT NULL, tournament_id TEXT, call_version INTEGER NOT NULL,
+        reason TEXT NOT NULL, filed_by TEXT NOT NULL, filed_version INTEGER NOT NULL, status TEXT NOT NULL,
+        decision TEXT, note TEXT, ruled_version INTEGER, PRIMARY KEY (match_id, dispute))""",
 ]
 
 
@@ -90,11 +94,14 @@ class CrossMatchIndex:
         with self._lock, self.store.transaction(lock_table="gambit_tracking") as cur:
             cur.execute("DELETE FROM gambit_match_index")
             cur.execute("DELETE FROM gambit_bluff_calls")
+            cur.execute("DELETE FROM gambit_disputes")
             cur.execute("DELETE FROM gambit_tracking WHERE name = ?", (NAME,))
         return self.catch_up()
 
     def _fold(self, cur: Cursor, seq: int, event: Any) -> None:
         kind = getattr(event, "kind", None)
+        if kind is None:
+            return  # a tournament's own events (creation, access trail) are not match records
         match_id = str(event.originator_id)
         version = event.originator_version
         if kind == MATCH_CREATED:
@@ -114,7 +121,19 @@ class CrossMatchIndex:
                         (version, match_id))
             return
         cur.execute("UPDATE gambit_match_index SET version = ? WHERE match_id = ?", (version, match_id))
-        call = event.public.get("bluff_call") if isinstance(getattr(event, "public", None), dict) else None
+        public = event.public
+        if kind == DISPUTE_FILED:
+            cur.execute("INSERT INTO gambit_disputes (match_id, dispute, tournament_id, call_version, reason, filed_by, "
+                        "filed_version, status) SELECT ?, ?, tournament_id, ?, ?, ?, ?, 'open' FROM gambit_match_index "
+                        "WHERE match_id = ?", (match_id, public["dispute"], public["call_version"], public["reason"],
+                                               public["filed_by"], version, match_id))
+            return
+        if kind == DISPUTE_RULED:
+            cur.execute("UPDATE gambit_disputes SET status = 'ruled', decision = ?, note = ?, ruled_version = ? "
+                        "WHERE match_id = ? AND dispute = ?",
+                        (public["decision"], public["note"], version, match_id, public["dispute"]))
+            return
+        call = public.get("bluff_call")
         if call is not None:
             cur.execute("SELECT tournament_id, ruleset FROM gambit_match_index WHERE match_id = ?", (match_id,))
             row = cur.fetchone() or (None, "")
@@ -160,3 +179,19 @@ class CrossMatchIndex:
         calls = [{"match_id": r[1], "ruling_version": r[2], "tournament_id": r[3], "ruleset": r[4], "ruling_kind": r[5],
                   "timestamp": r[7], **json.loads(r[6])} for r in rows]
         return calls, (int(rows[-1][0]) if more else None)
+
+    def disputes(self, tournament_id: str) -> list[dict]:
+        """The dispute queue of a tournament: open disputes first, then by match and number."""
+        self.catch_up()
+        rows = self.store.query(
+            "SELECT match_id, dispute, call_version, reason, filed_by, filed_version, status, decision, note, "
+            "ruled_version FROM gambit_disputes WHERE tournament_id = ? "
+            "ORDER BY CASE status WHEN 'open' THEN 0 ELSE 1 END, match_id, dispute", (tournament_id,))
+        queue = []
+        for r in rows:
+            entry = {"match_id": r[0], "dispute": r[1], "call_version": r[2], "reason": r[3], "filed_by": r[4],
+                     "status": r[6], "filed_version": r[5]}
+            if r[6] == "ruled":
+                entry.update(decision=r[7], note=r[8], ruled_version=r[9])
+            queue.append(entry)
+        return queue

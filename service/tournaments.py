@@ -67,12 +67,7 @@ class TournamentDisputes(MethodView):
         g = gambit()
         tournament = g.matches.tournament(tournament_id)
         organizer_of(tournament)
-        disputes = []
-        for match in _tournament_matches(tournament.tournament_id):
-            for dispute in match.disputes.values():
-                disputes.append({"match_id": match.match_id, **dispute})
-        disputes.sort(key=lambda d: (d["status"] != "open", d["match_id"], d["dispute"]))
-        return jsonify({"tournament_id": tournament.tournament_id, "disputes": disputes})
+        return jsonify({"tournament_id": tournament.tournament_id, "disputes": g.index.disputes(tournament.tournament_id)})
 
 
 class AccessLog(MethodView):
