@@ -101,7 +101,8 @@ class Match(Aggregate):
         self.outcome: dict | None = None
         self.head = chain
         self.commands: dict[str, dict] = {}
-        # Versions a dispute may name: each bluff call's call version and its ruling's version.
+        # Each bluff call's call version → its ruling's version (a dispute may name either; kept once,
+        # since every command decodes this map with the snapshot).
         self.call_versions: dict[str, int] = {}
         self.disputes: dict[str, dict] = {}
         ruleset = rulesets.get(self.ruleset_id)
@@ -200,10 +201,12 @@ class Match(Aggregate):
 
     def file_dispute(self, call_version: int, reason: str, filed_by: str) -> int:
         """Dispute a bluff call (or Final Gambit call); returns the dispute number."""
-        if str(call_version) not in self.call_versions:
+        ruling = self.call_versions.get(str(call_version))
+        if ruling is None and call_version in self.call_versions.values():
+            ruling = call_version  # named by its ruling record
+        if ruling is None:
             raise DisputeRejected("unknown_call", f"version {call_version} is not a bluff call of this match")
         number = len(self.disputes) + 1
-        ruling = self.call_versions[str(call_version)]
         self._record(Event(DISPUTE_FILED, {"dispute": number, "call_version": call_version, "ruling_version": ruling,
                                            "reason": reason, "filed_by": filed_by}))
         return number
@@ -299,7 +302,6 @@ class Match(Aggregate):
             call = record.public.get("bluff_call")
             if isinstance(call, dict):
                 self.call_versions[str(call.get("call_version", version))] = version
-                self.call_versions[str(version)] = version
         command = record.meta.get("command")
         if command:
             key = f"{command['seat']}\n{command['key']}"

@@ -159,3 +159,13 @@ def test_standings_count_wins_by_player_name(client, tournament):
     standings = client.get(f"/tournaments/{tournament_id}").get_json()["standings"]
     assert sum(row["played"] for row in standings) == 3
     assert sum(row["wins"] for row in standings) >= 1
+
+
+def test_a_dispute_may_name_the_call_by_its_ruling_record(client, tournament):
+    tournament_id, _ = tournament
+    mid, tokens, call = _finished_with_call(client, tournament_id)
+    assert call["ruling_version"] != call["call_version"], "a Final Gambit is ruled at the round's end"
+    filed = client.post(f"/matches/{mid}/disputes", json={"call_version": call["ruling_version"], "reason": "x"},
+                        headers=auth(tokens["p3"]))
+    assert filed.status_code == 201
+    assert filed.get_json()["events"][0]["public"]["ruling_version"] == call["ruling_version"]
