@@ -33,30 +33,35 @@ class Events(MethodView):
         if request.accept_mimetypes.best == "text/event-stream":
             last_id = request.headers.get("Last-Event-ID", "")
             start = int(last_id) if last_id.isdigit() and len(last_id) <= 18 else after
-            return _stream(match_id, viewer, start)
+            return _stream(match, viewer, start)
         limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
         return jsonify(records_page(g.matches, match, viewer, after, limit))
 
 
-def _stream(match_id: str, first_viewer, after: int) -> Response:
+def _stream(first_match, first_viewer, after: int) -> Response:
     """Server-Sent Events: each new record in the caller's form, until the match ends or time is up.
 
     The viewer is re-derived as the match moves on, so a spectator receives secrets only once
     the match has finished, exactly as the paged log would give them.
     """
     g = gambit()
+    match_id = first_match.match_id
 
     def frames() -> Iterator[str]:
         position = after
         started = last_beat = time.monotonic()
         yield "retry: 2000\n\n"
+        match = first_match
         while time.monotonic() - started < STREAM_SECONDS:
-            match = g.matches.match(match_id)
-            viewer = viewer_for(match, first_viewer.role, first_viewer.seat)
+            # An idle follower costs one small select per poll; the match is loaded only when
+            # records arrive, after them, so a finish seen here reveals only what it may.
             batch = g.matches.records(match_id, after=position, limit=MAX_PAGE)
-            for stored in batch:
-                position = stored.originator_version
-                yield f"id: {position}\nevent: record\ndata: {as_json(record_form(stored, viewer))}\n\n"
+            if batch:
+                match = g.matches.match(match_id)
+                viewer = viewer_for(match, first_viewer.role, first_viewer.seat)
+                for stored in batch:
+                    position = stored.originator_version
+                    yield f"id: {position}\nevent: record\ndata: {as_json(record_form(stored, viewer))}\n\n"
             if match.status == "finished" and position >= match.version:
                 yield "event: end\ndata: {}\n\n"
                 return
