@@ -48,14 +48,22 @@ class Signer:
         os.makedirs(data_dir, exist_ok=True)
         key = Ed25519PrivateKey.generate()
         pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            # Another worker created it first: use that one, so every worker signs alike.
-            with open(path, "rb") as handle:
-                return cls(_private_from_pem(handle.read()))
+        # Workers start together: the key is written in full under a private name, then linked
+        # into place atomically, so no worker ever reads a half-written file.
+        draft = f"{path}.{os.getpid()}.tmp"
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(pem)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            # Another worker placed its key first: use that one, so every worker signs alike.
+            with open(path, "rb") as handle:
+                return cls(_private_from_pem(handle.read()))
+        finally:
+            os.unlink(draft)
         return cls(key)
 
     def public_key_document(self) -> dict:

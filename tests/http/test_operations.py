@@ -136,3 +136,25 @@ def test_readiness_failure_is_a_problem_document(client, app, monkeypatch):
     response = client.get("/readyz")
     assert response.status_code == 503 and response.mimetype == "application/problem+json"
     assert response.get_json()["code"] == "not_ready"
+
+
+def _load_key_together(args) -> str:
+    data_dir, barrier = args
+    from service.signing import Signer
+
+    barrier.wait()  # every worker reaches the key at the same moment, as gunicorn's do at boot
+    return Signer.load(data_dir).key_id
+
+
+def test_workers_starting_together_all_sign_with_one_complete_key(tmp_path):
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    workers = 8
+    with context.Manager() as manager, context.Pool(workers) as pool:
+        for attempt in range(25):
+            data_dir = tmp_path / f"boot-{attempt}"
+            barrier = manager.Barrier(workers)
+            key_ids = pool.map(_load_key_together, [(str(data_dir), barrier)] * workers)
+            assert len(set(key_ids)) == 1
+            assert sorted(p.name for p in data_dir.iterdir()) == ["signing-key.pem"], "no draft is left behind"
