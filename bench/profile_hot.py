@@ -95,9 +95,9 @@ def main(argv: list[str] | None = None) -> int:
 def _what_if(changes: list[str]) -> None:
     """Patch this process to size a change (see the module docstring)."""
     if "no-receipt" in changes:
-        from service.context import Gambit
+        from domain.application import MatchApp
 
-        Gambit.acknowledge = lambda self, match: {}
+        MatchApp._acknowledge = lambda self, match: None
 
 
 if __name__ == "__main__":

@@ -14,13 +14,14 @@ from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlparse
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.application import AggregateNotFoundError, Application, Repository
+from eventsourcing.persistence import EventStore, IntegrityError
 
 from domain import rulesets
-from domain.errors import (ConcurrentWrite, IdempotencyKeyReused, InvalidConfig, InvalidJoinOptions, MatchNotFound,
-                           SeatUnavailable, TournamentNotFound, UnknownRuleset,
-                           UnknownTournament, VersionMismatch)
+from domain.errors import (ConcurrentWrite, IdempotencyKeyReused, IntegrityAlert, InvalidConfig, InvalidJoinOptions,
+                           MatchNotFound, SeatUnavailable, TournamentNotFound, UnknownRuleset, UnknownTournament,
+                           VersionMismatch)
+from domain.integrity import CheckedRepository, ReceiptSigner, SealedRecorder
 from domain.match import Match, project_match
 from domain.records import canonical, sha256_hex
 from domain.store_guard import one_process_at_a_time, protect_events
@@ -87,7 +88,16 @@ class MatchApp(Application):
     snapshotting_intervals = {Match: SNAPSHOT_INTERVAL, Tournament: SNAPSHOT_INTERVAL}
     snapshotting_projectors = {Match: project_match}
 
-    def __init__(self, env: dict | None = None) -> None:
+    def __init__(self, env: dict | None = None, *, signer: ReceiptSigner | None = None, seal_key: bytes | None = None,
+                 on_integrity_problem: Callable[[str, str], None] | None = None) -> None:
+        """`signer` signs a receipt into every write and checks the receipts the store holds (the
+        service always gives one); `seal_key` seals snapshots (a random key, when none is given,
+        means snapshots of other processes are ignored); `on_integrity_problem(match_id, problem)`
+        hears of every match that fails its checks on load."""
+        self.signer = signer
+        self._seal_key = seal_key if seal_key is not None else secrets.token_bytes(32)
+        self._on_integrity_problem = on_integrity_problem
+        self._verified_receipts: dict[tuple[str, int], str] = {}
         env = dict(env or {})
         postgres = env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
         if postgres:
@@ -103,6 +113,15 @@ class MatchApp(Application):
                 protect_events(self.recorder)
         elif ":memory:" not in str(self.env.get("SQLITE_DBNAME", "")):
             protect_events(self.recorder)
+
+    def construct_snapshot_store(self) -> EventStore:
+        """Snapshots go through a recorder that seals them (see domain/integrity.py)."""
+        recorder = SealedRecorder(self.factory.aggregate_recorder(purpose="snapshots"), self._seal_key)
+        return self.factory.event_store(mapper=self.mapper, recorder=recorder)
+
+    def construct_repository(self) -> Repository:
+        """A repository that uses a snapshot only when it agrees with the stored events."""
+        return CheckedRepository(event_store=self.events, snapshot_store=self.snapshots)
 
     # ----- writes -------------------------------------------------------------------------
     def create_match(self, ruleset_id: str, config: dict | None, tournament_id: str | None = None) -> Match:
@@ -123,6 +142,7 @@ class MatchApp(Application):
         server_seed = secrets.token_bytes(32)
         match = Match.open(uuid4(), ruleset_id, config_to_dict(parsed), tournament_id, server_seed,
                            hashlib.sha256(server_seed).hexdigest(), list(ruleset.seat_names(parsed)))
+        self._acknowledge(match)
         self.save(match)
         return match
 
@@ -159,7 +179,9 @@ class MatchApp(Application):
         """Load, change, save; a lost race is retried on a fresh load (the change is re-decided)."""
         for _ in range(UPDATE_ATTEMPTS):
             match = self.match(match_id)
+            self._refuse_if_tampered(match)
             result = change(match)
+            self._acknowledge(match)
             try:
                 self.save(match)
             except IntegrityError:
@@ -228,7 +250,9 @@ class MatchApp(Application):
         if match.status != "active":
             raise RuleViolation("match_not_active", f"the match is {match.status}; commands are taken while it is active")
         idempotency = None if idempotency_key is None else {"seat": seat, "key": idempotency_key, "fingerprint": fingerprint}
+        self._refuse_if_tampered(match)
         first, last = match.act(seat, command, idempotency, evidence=lambda v: self._evidence(match.id, v))
+        self._acknowledge(match)
         try:
             self.save(match)
         except IntegrityError:
@@ -238,6 +262,44 @@ class MatchApp(Application):
                     return again[0], again[1], self.match(match_id)
             raise ConcurrentWrite("another command was recorded first; re-read the match and retry") from None
         return first, last, match
+
+    # ----- integrity ----------------------------------------------------------------------
+    def _acknowledge(self, match: Match) -> None:
+        """Sign the write about to be saved; the receipt is stored with its newest record."""
+        if self.signer is not None:
+            match.acknowledge(self.signer.receipt)
+
+    def integrity_problem(self, match: Match) -> str | None:
+        """Why this match, as loaded, is not what this service wrote; None when it is.
+
+        The fold checks every record's chain link and commitment and each receipt's version and
+        head; here the newest receipt must carry this service's signature and cover the newest
+        record (records past it were written by someone else).
+        """
+        if match.integrity_problem is not None:
+            return match.integrity_problem
+        if self.signer is None:
+            return None
+        receipt = match.receipt
+        if receipt is None:
+            return f"versions 1..{match.version} carry no receipt of this service"
+        if receipt["version"] < match.version:
+            return f"versions {receipt['version'] + 1}..{match.version} carry no receipt of this service"
+        cache_key = (match.match_id, receipt["version"])
+        if self._verified_receipts.get(cache_key) != receipt.get("signature"):
+            if not self.signer.verify(receipt):
+                return f"the receipt at version {receipt['version']} is not signed by this service"
+            if len(self._verified_receipts) > 4096:
+                self._verified_receipts.clear()
+            self._verified_receipts[cache_key] = receipt.get("signature")
+        return None
+
+    def _refuse_if_tampered(self, match: Match) -> None:
+        """Never extend (and so never sign) a history this service did not write."""
+        problem = self.integrity_problem(match)
+        if problem is not None:
+            raise IntegrityAlert(f"match {match.match_id} fails its integrity checks: {problem}; "
+                                 "no write is taken until an operator has looked", problem=problem)
 
     @staticmethod
     def _join_options(match: Match, seat: str, options: dict | None) -> dict:
@@ -278,6 +340,10 @@ class MatchApp(Application):
             raise MatchNotFound(f"no match {match_id!r}") from None
         if not isinstance(match, Match):
             raise MatchNotFound(f"no match {match_id!r}")
+        if version is None and self._on_integrity_problem is not None:
+            problem = self.integrity_problem(match)
+            if problem is not None:
+                self._on_integrity_problem(match.match_id, problem)
         return match
 
     def records(self, match_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Any]:

@@ -82,3 +82,10 @@ class UnknownTournament(MatchError):
     """A match was created for a tournament that does not exist."""
 
     code = "unknown_tournament"
+
+
+class IntegrityAlert(MatchError):
+    """The stored match is not what this service wrote (a broken chain, an edited record, records
+    past the newest receipt); it takes no write until an operator has looked."""
+
+    code = "integrity_alert"

@@ -105,6 +105,13 @@ class Match(Aggregate):
         # since every command decodes this map with the snapshot).
         self.call_versions: dict[str, int] = {}
         self.disputes: dict[str, dict] = {}
+        # The newest receipt found in a record's meta, and the first thing found wrong while folding.
+        self.receipt: dict | None = None
+        self.integrity_problem: str | None = None
+        if not _FOLDING_NEW_RECORD.get():
+            self._check_stored(chain, self.INITIAL_VERSION, kind, self.created_on.isoformat(), public, secret, salt,
+                               commitment, genesis(self.match_id))
+            self._keep_receipt(meta.get("receipt"), self.INITIAL_VERSION, chain)
         ruleset = rulesets.get(self.ruleset_id)
         self.state = ruleset.initial_state(self.parsed_config, list(self.seat_order))
 
@@ -120,8 +127,12 @@ class Match(Aggregate):
         commit = commitment(secret, salt)
         ts = _now()
         chain = chain_link(genesis(str(match_id)), cls.INITIAL_VERSION, MATCH_CREATED, ts.isoformat(), public, commit)
-        return cls._create(cls.Created, id=match_id, timestamp=ts, kind=MATCH_CREATED, public=public, secret=secret,
-                           salt=salt, commitment=commit, audience=[], chain=chain, meta={})
+        token = _FOLDING_NEW_RECORD.set(True)
+        try:
+            return cls._create(cls.Created, id=match_id, timestamp=ts, kind=MATCH_CREATED, public=public,
+                               secret=secret, salt=salt, commitment=commit, audience=[], chain=chain, meta={})
+        finally:
+            _FOLDING_NEW_RECORD.reset(token)
 
     # ----- derived ------------------------------------------------------------------------
     @property
@@ -229,6 +240,43 @@ class Match(Aggregate):
             self._record(Event(OUTCOME_AMENDED, {"dispute": number, "outcome": _json_copy(amended_outcome),
                                                  "previous_outcome": _json_copy(self.outcome)}))
 
+    def acknowledge(self, sign: Callable[[str, int, str], dict]) -> dict | None:
+        """Sign the head of the records about to be saved; the receipt goes in the newest one's meta.
+
+        So the receipt is stored in the same transaction as the records it covers, and a receipt
+        is only ever made for a write this match itself decided.
+        """
+        if not self.pending_events:
+            return None
+        receipt = sign(self.match_id, self.version, self.head)
+        self.pending_events[-1].meta["receipt"] = receipt
+        self.receipt = receipt
+        return receipt
+
+    def _check_stored(self, chain: str, version: int, kind: str, timestamp: str, public: dict, secret: Any,
+                      salt: str | None, commit: str | None, previous: str) -> None:
+        """Note the first stored record whose chain link or commitment does not hold."""
+        if self.integrity_problem is not None:
+            return
+        try:
+            if chain_link(previous, version, kind, timestamp, public, commit) != chain:
+                self.integrity_problem = f"version {version}: the chain does not link to the record before it"
+            elif (secret is None) != (commit is None) or (secret is not None and commitment(secret, salt) != commit):
+                self.integrity_problem = f"version {version}: the secret does not open its commitment"
+        except (TypeError, ValueError):
+            self.integrity_problem = f"version {version}: the record cannot be encoded canonically"
+
+    def _keep_receipt(self, receipt: Any, version: int, chain: str) -> None:
+        """Keep a stored receipt as the newest, if it is for this very record."""
+        if receipt is None:
+            return
+        if (not isinstance(receipt, dict) or receipt.get("version") != version or receipt.get("head") != chain
+                or receipt.get("match_id") != self.match_id):
+            if self.integrity_problem is None:
+                self.integrity_problem = f"version {version}: its receipt is not for this record"
+            return
+        self.receipt = receipt
+
     def _with_pending(self, evidence: Callable[[int], dict] | None) -> Callable[[int], dict] | None:
         """Evidence lookup that also finds records of this same command (not saved yet)."""
         def lookup(version: int) -> dict:
@@ -270,8 +318,12 @@ class Match(Aggregate):
 
     # ----- folding ------------------------------------------------------------------------
     def _fold(self, record: Match.Recorded) -> None:
-        self.head = record.chain
         version = record.originator_version
+        if not _FOLDING_NEW_RECORD.get():
+            self._check_stored(record.chain, version, record.kind, record.timestamp.isoformat(), record.public,
+                               record.secret, record.salt, record.commitment, self.head)
+            self._keep_receipt(record.meta.get("receipt"), version, record.chain)
+        self.head = record.chain
         if record.kind == SEAT_JOINED:
             self.seats[record.public["seat"]] = {
                 "name": record.public["name"], "client_seed": record.public["client_seed"],

@@ -7,7 +7,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain.application import MatchApp, storage_env
 from projections.index import CrossMatchIndex
-from projections.receipts import ReceiptBook
+from projections.integrity import IntegrityAlerts
 from projections.sqlstore import SqlStore
 from service import (audit, commands, disputes, events, export, matches, meta, metrics, problems, ratelimit,
                      tournaments, views, watch)
@@ -18,10 +18,12 @@ from service.signing import Signer
 
 def build_gambit(settings: Settings) -> Gambit:
     """The store, read models and signing key of one process (also used by the CLI)."""
-    match_app = MatchApp(env=storage_env(settings.database_url))
+    signer = Signer.load(settings.data_dir, settings.signing_key)
     store = SqlStore(settings.database_url)
-    return Gambit(settings, match_app, CrossMatchIndex(match_app, store), ReceiptBook(store),
-                  Signer.load(settings.data_dir, settings.signing_key))
+    alerts = IntegrityAlerts(store)
+    match_app = MatchApp(env=storage_env(settings.database_url), signer=signer,
+                         seal_key=signer.derived_key("snapshot-seal"), on_integrity_problem=alerts.raise_alert)
+    return Gambit(settings, match_app, CrossMatchIndex(match_app, store), alerts, signer)
 
 
 def create_app(settings: Settings | None = None) -> Flask:

@@ -7,8 +7,8 @@ from flask import g as flask_g
 from flask.views import MethodView
 from flask import Blueprint
 
-from projections.records import viewer_for
-from projections.views import legal_bodies, records_page
+from projections.records import record_form, viewer_for
+from projections.views import legal_bodies
 from service.auth import seat_caller
 from service.bodies import json_body, parse_command
 from service.context import etag_version, gambit
@@ -20,15 +20,17 @@ MAX_IDEMPOTENCY_KEY = 200
 
 
 def recorded(match, first: int, last: int, viewer) -> Response:
-    """201 with the records first..last in the viewer's form, after signing a receipt for the write.
+    """201 with the records first..last in the viewer's form and the receipt signed for the write.
 
     A retried Idempotency-Key gets exactly the first answer: the same body and the same ETag.
     """
     g = gambit()
-    g.acknowledge(match)
     count = last - first + 1
-    events = records_page(g.matches, match, viewer, first - 1, count)["events"] if count > 0 else []
-    response = jsonify({"version": last if count > 0 else match.version, "events": events})
+    stored = g.matches.records(match.match_id, after=first - 1, upto=last) if count > 0 else []
+    events = [record_form(record, viewer) for record in stored]
+    # The receipt signed for this write, stored with its newest record: a seat keeps it as proof.
+    receipt = stored[-1].meta.get("receipt") if stored else None
+    response = jsonify({"version": last if count > 0 else match.version, "events": events, "receipt": receipt})
     response.status_code = 201
     response.set_etag(str(last if count > 0 else match.version))
     return response

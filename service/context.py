@@ -9,7 +9,7 @@ from flask import current_app, request
 from domain.application import MatchApp
 from domain.match import Match
 from projections.index import CrossMatchIndex
-from projections.receipts import ReceiptBook
+from projections.integrity import IntegrityAlerts
 from service.metrics import Metrics
 from service.problems import Problem
 from service.settings import Settings
@@ -23,27 +23,25 @@ class Gambit:
     settings: Settings
     matches: MatchApp
     index: CrossMatchIndex
-    receipts: ReceiptBook
+    alerts: IntegrityAlerts
     signer: Signer
     metrics: Metrics = field(default_factory=Metrics)
 
-    def acknowledge(self, match: Match) -> dict:
-        """Sign and keep a receipt for a write that was just stored; returns it."""
-        receipt = self.signer.receipt(match.match_id, match.version, match.head)
-        self.receipts.keep(receipt)
-        return receipt
+    def trailer_for(self, match: Match) -> dict:
+        """The trailer an export of this match ends with: the receipt stored with its newest write.
 
-    def receipt_for(self, match: Match) -> dict:
-        """The receipt an export of this match ends with.
-
-        The kept receipt when it is for this version; a fresh one when the store has moved on
-        (a write whose receipt was not kept); the kept one, unchanged, when the store now
-        holds less than was signed — so a deleted record cannot be covered by a new signature.
+        Never a receipt minted now: if records lie past the newest receipt, or the match fails
+        its integrity checks, the trailer says so (and `gambit verify` fails the export).
         """
-        kept = self.receipts.latest(match.match_id)
-        if kept is not None and kept["version"] >= match.version:
-            return kept
-        return self.acknowledge(match)
+        receipt = match.receipt or {"match_id": match.match_id, "version": 0, "head": None, "key_id": None,
+                                    "signature": None}
+        trailer = {"trailer": RECEIPT_FORMAT, **receipt}
+        if receipt["version"] < match.version:
+            trailer["unreceipted"] = {"from": receipt["version"] + 1, "to": match.version}
+        problem = self.matches.integrity_problem(match)
+        if problem is not None:
+            trailer["integrity_problem"] = problem
+        return trailer
 
     def close(self) -> None:
         """Release the store's connections (tests and graceful shutdown)."""
@@ -56,6 +54,7 @@ def gambit() -> Gambit:
     return current_app.extensions["gambit"]
 
 
+RECEIPT_FORMAT = "gambit-receipt/1"
 MAX_INT = 2**63 - 1  # the stores' integer columns are 64-bit; larger values are not positions
 
 

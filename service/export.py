@@ -13,8 +13,6 @@ from service.context import gambit
 
 bp = Blueprint("export", __name__)
 
-RECEIPT_FORMAT = "gambit-receipt/1"
-
 
 class Export(MethodView):
     """/matches/{id}/export"""
@@ -24,7 +22,7 @@ class Export(MethodView):
         g = gambit()
         match = g.matches.match(match_id)
         viewer = caller(match, "export")
-        trailer = {"trailer": RECEIPT_FORMAT, **g.receipt_for(match)}
+        trailer = g.trailer_for(match)
 
         def lines() -> Iterator[str]:
             yield from export_lines(g.matches, match, viewer)

@@ -37,7 +37,7 @@ def full_summary(match) -> dict:
     """The summary, with the signed receipt once the match has finished."""
     body = summary(match)
     if match.status == "finished":
-        body["receipt"] = gambit().receipt_for(match)
+        body["receipt"] = match.receipt
     return body
 
 
@@ -59,7 +59,6 @@ class MatchCollection(MethodView):
         body = load(CreateMatchBody())
         g = gambit()
         match = g.matches.create_match(body["ruleset"], body["config"], body["tournament_id"])
-        g.acknowledge(match)
         return summary_response(match, 201, {"Location": url_for("matches.match", match_id=match.match_id)})
 
     def get(self) -> Response:
@@ -91,8 +90,8 @@ class Seats(MethodView):
         body = load(JoinBody())
         seat, token, match = g.matches.join(match_id, body["name"], body["seat"], body["client_seed"].lower(),
                                             body["options"])
-        g.acknowledge(match)
-        response = jsonify({"seat": seat, "token": token, "match_id": match.match_id, "version": match.version})
+        response = jsonify({"seat": seat, "token": token, "match_id": match.match_id, "version": match.version,
+                            "receipt": match.receipt})
         response.status_code = 201
         response.headers["Cache-Control"] = "no-store"
         return response

@@ -6,6 +6,7 @@ from flask import Blueprint, Response, jsonify
 from flask.views import MethodView
 
 from domain import rulesets
+from domain.errors import MatchNotFound
 from domain.ruleset import config_to_dict
 from service.context import gambit
 from service.problems import Problem, problem_response
@@ -32,7 +33,29 @@ class Ready(MethodView):
         except Exception as exc:  # any store failure means not ready, whatever the driver raised
             return problem_response(Problem(503, "not_ready", f"the store does not answer ({type(exc).__name__})",
                                             "Not ready"))
+        alerts = _standing_alerts(g)
+        if alerts:
+            return problem_response(Problem(503, "integrity_alert",
+                                            f"{len(alerts)} match(es) hold records this service did not write or "
+                                            "sign; see `alerts` and the application log", "Integrity alert",
+                                            alerts=alerts))
         return jsonify({"status": "ready", "projection_lag": lag})
+
+
+def _standing_alerts(g) -> list[dict]:
+    """Integrity alerts that still hold: each alerted match is loaded again, and cleared if clean."""
+    standing = []
+    for alert in g.alerts.standing():
+        try:
+            match = g.matches.match(alert["match_id"])
+        except MatchNotFound:
+            standing.append(alert)  # the whole match is gone from the store: that stands
+            continue
+        if g.matches.integrity_problem(match) is None:
+            g.alerts.clear(alert["match_id"])
+        else:
+            standing.append(alert)
+    return standing
 
 
 class MetricsView(MethodView):

@@ -27,6 +27,7 @@ _MATCH_ERROR_STATUS = {
     errors.DisputeRejected: 422,
     errors.TournamentNotFound: 404,
     errors.UnknownTournament: 422,
+    errors.IntegrityAlert: 503,
 }
 
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",

@@ -66,6 +66,16 @@ class Signer:
             os.unlink(draft)
         return cls(key)
 
+    def verify(self, receipt: dict) -> bool:
+        """Whether a receipt carries this key's valid signature (receipts read back from the store)."""
+        return receipt.get("key_id") == self.key_id and verify_receipt(self.public_key_b64, receipt)
+
+    def derived_key(self, purpose: str) -> bytes:
+        """A secret key for one purpose (sealing snapshots), derived from the signing key."""
+        raw = self._key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                      serialization.NoEncryption())
+        return hashlib.sha256(b"gambit-derived-key\0" + purpose.encode() + b"\0" + raw).digest()
+
     def public_key_document(self) -> dict:
         """What /.well-known/gambit-signing-key serves."""
         return {"algorithm": ALGORITHM, "public_key": self.public_key_b64, "key_id": self.key_id,
