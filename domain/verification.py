@@ -1,13 +1,18 @@
 """The offline verifier: check a match export without a server, a database or trust.
 
-It checks, in one pass over the NDJSON: the header; version continuity and the hash chain;
-that every visible commitment opens; that the revealed server seed matches its commitment and
-re-derives every visible chance result; that every bluff ruling's opened evidence re-commits
-to the commitments it names; then, when every secret is visible (a finished match, or an
-organizer's export), it replays the events through the ruleset, re-adjudicates every bluff
-call and Final Gambit from the replayed hidden state and compares the verdicts, and checks the
-final outcome. The signature of the trailer is checked by a callback (the key type lives
-outside the domain).
+It checks, in one pass over the NDJSON (docs/verification.md says what each check means):
+the shape of every line; the header against the chained records (`config`, `seats`, match id,
+ruleset); version continuity and the hash chain; that every visible commitment opens — and,
+once the match has finished, that every commitment is opened; that the revealed server seed
+matches its commitment and re-derives every chance result; that every bluff ruling's opened
+evidence re-commits to the commitments it names; that the trailer is the receipt for exactly
+the records' version and head, for this match, with nothing left unreceipted. Then, when every
+secret is visible, it replays the events through the ruleset: every secret that chance and the
+state fix (a deal, a draw) must be what they give, every ruling is re-adjudicated from the
+replayed hidden state, and the final outcome must be the one the rules give. The trailer's
+signature is checked by a callback (the key type lives outside the domain).
+
+Bad content never raises: every problem is a failed check naming the line or version.
 """
 
 from __future__ import annotations
@@ -20,10 +25,19 @@ from domain import rulesets
 from domain.chance import derive_draw, derive_permutation
 from domain.match import MATCH_CREATED, MATCH_FINISHED, MATCH_KINDS, OUTCOME_AMENDED, SEAT_JOINED
 from domain.records import chain_link, commitment, genesis, sha256_hex
-from domain.ruleset import Event, config_from_dict
+from domain.ruleset import ConfigError, Event, config_from_dict
 
 EXPORT_FORMAT = "gambit-match-export/1"
 RECEIPT_FORMAT = "gambit-receipt/1"
+
+VERIFIED, UNSIGNED, FAILED = "VERIFIED", "UNSIGNED", "FAILED"
+
+_RECORD_FIELDS = {"version": int, "kind": str, "timestamp": str, "public": dict, "chain": str}
+_HEX = frozenset("0123456789abcdef")
+
+
+class Malformed(ValueError):
+    """A line of the export is not what the format says; the message names the line."""
 
 
 @dataclass
@@ -47,6 +61,7 @@ class Report:
     match_id: str | None = None
     ruleset: str | None = None
     records: int = 0
+    signed: bool = False
     checks: list[Check] = field(default_factory=list)
     calls: list[dict] = field(default_factory=list)
     disputes: list[dict] = field(default_factory=list)
@@ -56,49 +71,119 @@ class Report:
         """True when nothing failed."""
         return all(check.status != "fail" for check in self.checks)
 
+    @property
+    def verdict(self) -> str:
+        """FAILED when any check failed; UNSIGNED when all held but no key checked the receipt."""
+        if not self.ok:
+            return FAILED
+        return VERIFIED if self.signed else UNSIGNED
+
     def add(self, name: str, ok: bool | None, detail: str = "") -> None:
         """Record a check (`None` = skipped)."""
         self.checks.append(Check(name, "skip" if ok is None else "pass" if ok else "fail", detail))
 
     def as_dict(self) -> dict:
         """JSON form of the whole report."""
-        return {"source": self.source, "ok": self.ok, "match_id": self.match_id, "ruleset": self.ruleset,
-                "records": self.records, "checks": [c.as_dict() for c in self.checks], "calls": self.calls,
-                "disputes": self.disputes}
+        return {"source": self.source, "ok": self.ok, "verdict": self.verdict, "match_id": self.match_id,
+                "ruleset": self.ruleset, "records": self.records, "checks": [c.as_dict() for c in self.checks],
+                "calls": self.calls, "disputes": self.disputes}
 
 
-def _rederive(seed: bytes, match_id: str, client_seeds: list[str], chance: dict):
-    kind, purpose, n = chance["draw"], chance["purpose"], chance["n"]
-    if kind == "permutation":
-        return derive_permutation(seed, match_id, client_seeds, purpose, n)
-    value = derive_draw(seed, match_id, client_seeds, purpose, n)
-    return value + 1 if kind == "roll" else value
+def _strict_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def is_hex(value: object, length: int | None = None) -> bool:
+    """Whether a value is lowercase hex (of an exact length, when given)."""
+    return (isinstance(value, str) and len(value) % 2 == 0 and set(value) <= _HEX
+            and (length is None or len(value) == length))
+
+
+def _parse(lines: Iterable[str]) -> tuple[dict, list[dict], dict | None]:
+    """Header, records and trailer of an export; Malformed naming the line when the shape is wrong."""
+    header: dict | None = None
+    records: list[dict] = []
+    trailer: dict | None = None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line, parse_constant=_strict_constant)
+        except ValueError as exc:
+            raise Malformed(f"line {number} is not JSON: {exc}") from None
+        if not isinstance(item, dict):
+            raise Malformed(f"line {number} is not a JSON object")
+        if trailer is not None:
+            raise Malformed(f"line {number} comes after the trailer")
+        if header is None:
+            _check_header(item, number)
+            header = item
+        elif "trailer" in item:
+            trailer = item
+        else:
+            _check_record_shape(item, number)
+            records.append(item)
+    if header is None:
+        raise Malformed("the export is empty")
+    return header, records, trailer
+
+
+def _check_header(header: dict, number: int) -> None:
+    if header.get("format") != EXPORT_FORMAT:
+        raise Malformed(f"line {number}: the first line is not a {EXPORT_FORMAT} header")
+    for name, kind in (("match_id", str), ("ruleset", str), ("config", dict), ("seats", list)):
+        if not isinstance(header.get(name), kind):
+            raise Malformed(f"line {number}: the header's {name!r} is missing or not a {kind.__name__}")
+    if not all(isinstance(seat, str) for seat in header["seats"]):
+        raise Malformed(f"line {number}: the header's seats are not all names")
+
+
+def _check_record_shape(record: dict, number: int) -> None:
+    for name, kind in _RECORD_FIELDS.items():
+        value = record.get(name)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise Malformed(f"line {number}: the record has no {name!r} of type {kind.__name__}")
+    if not is_hex(record["chain"], 64):
+        raise Malformed(f"line {number}: the record's chain is not 64 hex digits")
+    secretive = record.get("commitment")
+    if secretive is not None and not is_hex(secretive, 64):
+        raise Malformed(f"line {number}: the record's commitment is not 64 hex digits")
+    audience = record.get("audience")
+    if audience is not None and not (isinstance(audience, list) and all(isinstance(s, str) for s in audience)):
+        raise Malformed(f"line {number}: the record's audience is not a list of seats")
+    if "secret" in record and not isinstance(record.get("salt"), str):
+        raise Malformed(f"line {number}: the record has a secret without a salt")
+    if "secret" in record and record["secret"] is not None and not isinstance(record["secret"], dict):
+        raise Malformed(f"line {number}: the record's secret is not an object")
 
 
 def verify_export(lines: Iterable[str], source: str = "export", *,
-                  check_signature: Callable[[dict], bool | None] | None = None,
+                  check_signature: Callable[[dict], bool] | None = None,
                   progress: Callable[[int], None] | None = None) -> Report:
     """Verify one match export; never raises on bad content — every problem is a failed check."""
     report = Report(source)
     try:
-        parsed = [json.loads(line) for line in lines if line.strip()]
-    except ValueError as exc:
-        report.add("format", False, f"a line is not JSON: {exc}")
+        header, records, trailer = _parse(lines)
+    except Malformed as exc:
+        report.add("format", False, str(exc))
         return report
-    if not parsed or parsed[0].get("format") != EXPORT_FORMAT:
-        report.add("format", False, f"the first line is not a {EXPORT_FORMAT} header")
-        return report
-    header, records = parsed[0], parsed[1:]
-    trailer = records.pop() if records and records[-1].get("trailer") == RECEIPT_FORMAT else None
-    report.match_id, report.ruleset = header.get("match_id"), header.get("ruleset")
+    report.match_id, report.ruleset = header["match_id"], header["ruleset"]
     report.records = len(records)
     report.add("format", True, f"{EXPORT_FORMAT}, exported for {header.get('viewer')}")
-    head = _check_chain(report, header, records, progress)
-    _check_commitments(report, records)
-    _check_chance(report, header, records)
-    _check_evidence(report, records)
-    _check_trailer(report, trailer, records, head, check_signature)
-    _replay(report, header, records)
+    try:
+        head = _check_chain(report, header, records, progress)
+        if head is None:
+            return report  # nothing after a broken chain can be trusted to mean anything
+        _check_header_binding(report, header, records)
+        finished = any(r["kind"] == MATCH_FINISHED for r in records)
+        _check_commitments(report, records, finished)
+        _check_chance(report, header, records)
+        _check_evidence(report, records)
+        _check_trailer(report, header, trailer, records, head, check_signature)
+        _replay(report, header, records)
+    except Exception as exc:  # content no check foresaw: still a report, never a traceback
+        report.add("content", False, f"the export cannot be checked: {type(exc).__name__}: {exc}")
+        return report
     report.disputes = [dict(r["public"], version=r["version"], kind=r["kind"]) for r in records
                        if r["kind"] in MATCH_KINDS - {MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED}]
     return report
@@ -107,48 +192,86 @@ def verify_export(lines: Iterable[str], source: str = "export", *,
 def _check_chain(report: Report, header: dict, records: list[dict], progress) -> str | None:
     previous = genesis(header["match_id"])
     for expected, record in enumerate(records, start=1):
-        if record.get("version") != expected:
-            report.add("versions", False, f"version {record.get('version')} where {expected} was expected")
+        if record["version"] != expected:
+            report.add("versions", False, f"version {record['version']} where {expected} was expected")
             return None
         try:
             link = chain_link(previous, record["version"], record["kind"], record["timestamp"], record["public"],
-                              record["commitment"])
-        except (KeyError, TypeError, ValueError) as exc:
-            report.add("chain", False, f"record {expected} is malformed: {exc}")
+                              record.get("commitment"))
+        except (TypeError, ValueError) as exc:
+            report.add("chain", False, f"version {expected} cannot be encoded canonically: {exc}")
             return None
-        if link != record.get("chain"):
+        if link != record["chain"]:
             report.add("chain", False, f"the chain breaks at version {expected}")
             return None
         previous = link
         if progress is not None and expected % 1000 == 0:
             progress(expected)
+    if not records:
+        report.add("versions", False, "the export holds no records")
+        return None
     report.add("versions", True, f"1..{len(records)} with no gap")
     report.add("chain", True, f"head {previous}")
-    if not records or records[0]["kind"] != MATCH_CREATED or records[0]["public"].get("match_id") != header["match_id"]:
-        report.add("genesis", False, "the first record is not this match's MatchCreated")
     return previous
 
 
-def _check_commitments(report: Report, records: list[dict]) -> None:
+def _check_header_binding(report: Report, header: dict, records: list[dict]) -> None:
+    created = records[0]
+    public = created["public"]
+    if created["kind"] != MATCH_CREATED or public.get("match_id") != header["match_id"]:
+        report.add("header", False, "the first record is not this match's MatchCreated")
+        return
+    for name in ("ruleset", "config", "seats"):
+        if public.get(name) != header[name]:
+            report.add("header", False, f"the header's {name} is not the one MatchCreated records")
+            return
+    joined = [r["public"].get("seat") for r in records if r["kind"] == SEAT_JOINED]
+    if any(not isinstance(seat, str) or seat not in header["seats"] for seat in joined) or len(set(map(str, joined))) != len(joined):
+        report.add("header", False, "a SeatJoined record names a seat the match does not have, or twice")
+        return
+    report.add("header", True, "match id, ruleset, config and seats are the chained ones")
+
+
+def _check_commitments(report: Report, records: list[dict], finished: bool) -> None:
     opened = hidden = 0
     for record in records:
         if (record.get("commitment") is None) != (record.get("audience") is None):
             report.add("commitments", False, f"version {record['version']}: audience and commitment disagree")
             return
         if "secret" in record:
-            if commitment(record["secret"], record.get("salt")) != record["commitment"]:
+            try:
+                opens = commitment(record["secret"], record["salt"]) == record.get("commitment")
+            except (TypeError, ValueError):
+                opens = False
+            if not opens:
                 report.add("commitments", False, f"the commitment of version {record['version']} does not open")
                 return
             opened += 1
         elif record.get("commitment") is not None:
+            if finished:
+                report.add("commitments", False, f"the match has finished, but the secret of version "
+                                                 f"{record['version']} is not opened in this export")
+                return
             hidden += 1
     report.add("commitments", True, f"{opened} opened, {hidden} not visible in this export")
 
 
 def _client_seeds(header: dict, records: list[dict]) -> list[str]:
-    joined = {r["public"]["seat"]: r["public"].get("client_seed", "") for r in records if r["kind"] == SEAT_JOINED}
-    seats = header.get("seats") or (records[0]["public"].get("seats", []) if records else [])
-    return [joined.get(seat, "") for seat in seats]
+    joined = {r["public"].get("seat"): r["public"].get("client_seed", "") for r in records
+              if r["kind"] == SEAT_JOINED and isinstance(r["public"].get("seat"), str)}
+    return [joined.get(seat, "") for seat in header["seats"]]
+
+
+def _rederive(seed: bytes, match_id: str, client_seeds: list[str], chance: dict, recorded: object):
+    kind, purpose, n = chance["draw"], chance["purpose"], chance["n"]
+    if kind not in ("permutation", "draw", "roll") or not isinstance(purpose, str) or not isinstance(n, int) or n < 1:
+        raise ValueError("the chance descriptor is not one DESIGN.md defines")
+    if kind == "permutation":
+        if not isinstance(recorded, list) or len(recorded) != n:
+            return None  # not a permutation of n: no need to derive one (n could be made huge)
+        return derive_permutation(seed, match_id, client_seeds, purpose, n)
+    value = derive_draw(seed, match_id, client_seeds, purpose, n)
+    return value + 1 if kind == "roll" else value
 
 
 def _check_chance(report: Report, header: dict, records: list[dict]) -> None:
@@ -156,8 +279,8 @@ def _check_chance(report: Report, header: dict, records: list[dict]) -> None:
     if not finished:
         report.add("chance", None, "the match has not finished: the server seed is not revealed yet")
         return
-    seed_hex = finished[-1]["public"].get("server_seed", "")
-    if sha256_hex(bytes.fromhex(seed_hex)) != records[0]["public"].get("server_seed_commitment"):
+    seed_hex = finished[-1]["public"].get("server_seed")
+    if not is_hex(seed_hex) or sha256_hex(bytes.fromhex(seed_hex)) != records[0]["public"].get("server_seed_commitment"):
         report.add("server seed", False, "the revealed server seed does not match its commitment")
         return
     report.add("server seed", True, "matches the commitment made at creation")
@@ -169,11 +292,17 @@ def _check_chance(report: Report, header: dict, records: list[dict]) -> None:
             continue
         if "chance_result" in record["public"]:
             recorded = record["public"]["chance_result"]
-        elif "secret" in record:
-            recorded = record["secret"].get("chance_result")
+        elif isinstance(record.get("secret"), dict) and "chance_result" in record["secret"]:
+            recorded = record["secret"]["chance_result"]
         else:
-            continue
-        if _rederive(seed, header["match_id"], client_seeds, chance) != recorded:
+            report.add("chance", False, f"version {record['version']} records a draw but not its result")
+            return
+        try:
+            again = _rederive(seed, header["match_id"], client_seeds, chance, recorded)
+        except (KeyError, TypeError, ValueError) as exc:
+            report.add("chance", False, f"the chance descriptor of version {record['version']} is malformed: {exc}")
+            return
+        if again != recorded:
             report.add("chance", False, f"the chance result of version {record['version']} does not re-derive")
             return
         derived += 1
@@ -187,11 +316,27 @@ def _check_evidence(report: Report, records: list[dict]) -> None:
         call = record["public"].get("bluff_call")
         if call is None:
             continue
+        if not isinstance(call, dict):
+            report.add("evidence", False, f"ruling {record['version']}: the bluff call is not an object")
+            return
         entry = {"ruling_version": record["version"], **call, "evidence": "not visible"}
-        if "secret" in record:
-            for item in record["secret"].get("opened", []):
+        if isinstance(record.get("secret"), dict):
+            named = record["public"].get("opens", [])
+            opened = record["secret"].get("opened", [])
+            if (not isinstance(opened, list) or not isinstance(named, list)
+                    or not all(isinstance(item, dict) for item in opened)
+                    or sorted(map(str, _versions_of(opened))) != sorted(map(str, named))):
+                report.add("evidence", False, f"ruling {record['version']}: the evidence opened is not the evidence "
+                                              f"the ruling names")
+                return
+            for item in opened:
                 target = by_version.get(item.get("version"))
-                if target is None or commitment(item.get("secret"), item.get("salt")) != target.get("commitment"):
+                try:
+                    opens = target is not None and commitment(item.get("secret"), item.get("salt")) == target.get(
+                        "commitment")
+                except (TypeError, ValueError):
+                    opens = False
+                if not opens:
                     report.add("evidence", False, f"ruling {record['version']}: the evidence for version "
                                                   f"{item.get('version')} does not open its commitment")
                     return
@@ -201,9 +346,29 @@ def _check_evidence(report: Report, records: list[dict]) -> None:
     report.add("evidence", True if checked else None, f"{checked} of {len(report.calls)} rulings' evidence opened")
 
 
-def _check_trailer(report: Report, trailer: dict | None, records: list[dict], head: str | None, check_signature) -> None:
+def _versions_of(opened: list[dict]) -> list:
+    return [item.get("version") for item in opened]
+
+
+def _check_trailer(report: Report, header: dict, trailer: dict | None, records: list[dict], head: str,
+                   check_signature: Callable[[dict], bool] | None) -> None:
     if trailer is None:
         report.add("receipt", False, "the export has no signed trailer")
+        return
+    if trailer.get("trailer") != RECEIPT_FORMAT:
+        report.add("receipt", False, f"the trailer is not a {RECEIPT_FORMAT} receipt")
+        return
+    if trailer.get("match_id") != header["match_id"]:
+        report.add("receipt", False, "the trailer is a receipt for another match")
+        return
+    if trailer.get("integrity_problem"):
+        report.add("receipt", False, f"the service reports that the stored match fails its integrity checks: "
+                                     f"{trailer['integrity_problem']}")
+        return
+    if trailer.get("unreceipted"):
+        span = trailer["unreceipted"]
+        report.add("receipt", False, f"versions {span.get('from')}..{span.get('to')} carry no receipt of the service"
+                   if isinstance(span, dict) else "some versions carry no receipt of the service")
         return
     if trailer.get("version") != len(records):
         report.add("receipt", False, f"the trailer signs version {trailer.get('version')}, "
@@ -211,14 +376,16 @@ def _check_trailer(report: Report, trailer: dict | None, records: list[dict], he
         return
     if trailer.get("head") != head:
         report.add("receipt", False, f"the trailer signs head {str(trailer.get('head'))[:16]}… at version "
-                                     f"{trailer.get('version')}, but the records' chain ends at {str(head)[:16]}…")
+                                     f"{trailer.get('version')}, but the records' chain ends at {head[:16]}…")
         return
+    report.add("receipt", True, f"version {trailer['version']}, head {head[:16]}…")
     if check_signature is None:
-        report.add("signature", None, "no public key given")
-    else:
-        valid = check_signature(trailer)
-        report.add("signature", valid, "the trailer is signed by the service key" if valid else "bad signature")
-    report.add("receipt", True, f"version {trailer['version']}, head {trailer['head'][:16]}…")
+        report.add("signature", None, "no public key given: the receipt's signature is not checked (UNSIGNED)")
+        return
+    valid = check_signature(trailer)
+    report.signed = bool(valid)
+    report.add("signature", bool(valid), "the trailer is signed by the given service key" if valid else
+               "the trailer is not signed by the given key (wrong key_id, or a bad signature)")
 
 
 def _replay(report: Report, header: dict, records: list[dict]) -> None:
@@ -229,16 +396,16 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
     try:
         ruleset = rulesets.get(header["ruleset"])
         config = config_from_dict(ruleset.Config, header["config"])
-    except (KeyError, ValueError) as exc:
-        report.add("replay", False, f"cannot load ruleset {header.get('ruleset')!r}: {exc}")
+    except (KeyError, ConfigError, TypeError) as exc:
+        report.add("replay", False, f"cannot load ruleset {header['ruleset']!r} with this config: {exc}")
         return
-    seats = header.get("seats") or records[0]["public"]["seats"]
-    state = ruleset.initial_state(config, list(seats))
-    readjudicate = getattr(ruleset, "readjudicate", None)
-    rulings = 0
+    rulings = derived_count = 0
     outcome = None
+    version = 0
     try:
+        state = ruleset.initial_state(config, list(header["seats"]))
         for record in records:
+            version = record["version"]
             if record["kind"] == MATCH_FINISHED:
                 outcome = record["public"].get("outcome")
                 if json.loads(json.dumps(ruleset.outcome(state))) != outcome:
@@ -251,25 +418,28 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
             if secret is not None:
                 secret = {k: v for k, v in secret.items() if k != "opened"}
             event = Event(record["kind"], record["public"], secret,
-                          None if record.get("audience") is None else tuple(record["audience"]), (), record["version"])
+                          None if record.get("audience") is None else tuple(record["audience"]), (), version)
+            derived = ruleset.derived_secret(state, event)
+            if derived is not None:
+                if json.loads(json.dumps(derived)) != {k: (secret or {}).get(k) for k in derived}:
+                    report.add("dealt secrets", False, f"version {version}: the secret is not what chance and the "
+                                                       f"replayed state give (a deal or draw off the shuffle)")
+                    return
+                derived_count += 1
             call = record["public"].get("bluff_call")
-            if call is not None and readjudicate is not None:
-                expected = readjudicate(json.loads(json.dumps(state)), event)
-                differs = {k: (call.get(k), v) for k, v in expected.items() if call.get(k) != v}
+            if call is not None:
+                expected = ruleset.readjudicate(json.loads(json.dumps(state)), event)
+                differs = {k: (call.get(k), v) for k, v in json.loads(json.dumps(expected)).items() if call.get(k) != v}
                 if differs:
-                    report.add("verdicts", False, f"ruling {record['version']} differs from the rules: {differs}")
+                    report.add("verdicts", False, f"ruling {version} differs from the rules: {differs}")
                     return
                 rulings += 1
             state = ruleset.evolve(state, event)
     except Exception as exc:  # a tampered record can break any fold; that is a finding, not a crash
-        report.add("replay", False, f"the events do not replay: {type(exc).__name__}: {exc}")
+        report.add("replay", False, f"the events do not replay at version {version}: {type(exc).__name__}: {exc}")
         return
     report.add("replay", True, f"{len(records)} records replayed through {header['ruleset']}")
-    if readjudicate is None:
-        report.add("verdicts", None if not report.calls else False,
-                   "this ruleset records no bluff calls" if not report.calls else "no re-adjudication for this ruleset")
-    else:
-        report.add("verdicts", True, f"{rulings} rulings re-adjudicated from the replayed hidden state")
+    report.add("dealt secrets", True, f"{derived_count} secrets re-derived from chance and the replayed state")
+    report.add("verdicts", True if rulings else None, f"{rulings} rulings re-adjudicated from the replayed hidden state")
     if outcome is not None:
         report.add("outcome", True, "the recorded outcome is the one the rules give")
-

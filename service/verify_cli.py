@@ -2,37 +2,69 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import sys
 from typing import TextIO
 
 from domain.ruleset import ORGANIZER, SPECTATOR
-from domain.verification import Report, verify_export
+from domain.verification import FAILED, UNSIGNED, VERIFIED, Report, verify_export
 from service.signing import verify_receipt
 
 MARKS = {"pass": "ok  ", "fail": "FAIL", "skip": "skip"}
 
+EXIT_VERIFIED, EXIT_FAILED, EXIT_USAGE, EXIT_UNSIGNED = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    """A path or key that cannot be used: a one-line message and exit code 2."""
+
 
 def load_public_key(value: str) -> str:
     """A public key from base64, a file holding it, or a saved /.well-known/gambit-signing-key document."""
-    text = open(value).read().strip() if os.path.exists(value) else value.strip()
+    if os.path.exists(value):
+        try:
+            with open(value, encoding="utf-8") as handle:
+                text = handle.read().strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read the key file {value}: {exc}") from None
+    elif _raw_key(value) is None and (os.sep in value or value.endswith((".json", ".pem", ".txt", ".key"))):
+        raise UsageError(f"no key file at {value}")
+    else:
+        text = value.strip()
     if text.startswith("{"):
-        return json.loads(text)["public_key"]
+        try:
+            text = json.loads(text)["public_key"]
+        except (ValueError, KeyError, TypeError):
+            raise UsageError("the key document has no \"public_key\" (save /.well-known/gambit-signing-key as is)") from None
+    if not isinstance(text, str) or _raw_key(text) is None:
+        raise UsageError("the key is not an Ed25519 public key (32 bytes, base64)")
     return text
+
+
+def _raw_key(text: str) -> bytes | None:
+    """The 32 raw bytes of a base64 Ed25519 public key, or None."""
+    try:
+        raw = base64.b64decode(text.strip(), validate=True)
+    except (ValueError, TypeError):
+        return None
+    return raw if len(raw) == 32 else None
 
 
 def export_files(path: str) -> list[str]:
     """The export files to verify: the file itself, or every *.ndjson in a directory (a tournament)."""
     if os.path.isdir(path):
         return sorted(os.path.join(path, name) for name in os.listdir(path) if name.endswith(".ndjson"))
+    if not os.path.exists(path):
+        raise UsageError(f"no export at {path}")
     return [path]
 
 
 def render(report: Report, out: TextIO) -> None:
     """A readable report."""
-    verdict = "VERIFIED" if report.ok else "FAILED"
-    out.write(f"{verdict}  {report.source}\n  match {report.match_id} ({report.ruleset}), {report.records} records\n")
+    out.write(f"{report.verdict}  {report.source}\n  match {report.match_id} ({report.ruleset}), {report.records} records\n")
     for check in report.checks:
         out.write(f"  [{MARKS[check.status]}] {check.name}: {check.detail}\n")
     for call in report.calls:
@@ -44,30 +76,55 @@ def render(report: Report, out: TextIO) -> None:
                   f"{dispute.get('decision') or dispute.get('reason') or ''}\n")
 
 
+def _read_lines(name: str) -> list[str]:
+    """An export's lines; bytes that are not UTF-8 are kept visible so the format check names them."""
+    try:
+        with open(name, encoding="utf-8", errors="surrogateescape") as handle:
+            return handle.readlines()
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+
+
 def run_verify(path: str, key: str | None, as_json: bool, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
-    """Verify one export or a directory of them; returns the exit code (0 only if all verify)."""
-    files = export_files(path)
-    if not files:
-        err.write(f"gambit verify: no exports at {path}\n")
-        return 2
-    public_key = load_public_key(key) if key else None
-    check = (lambda trailer: verify_receipt(public_key, trailer)) if public_key else None
+    """Verify one export or a directory of them.
+
+    Exit code: 0 every export VERIFIED (with a key); 1 any FAILED; 3 none failed but no key
+    checked the receipts (UNSIGNED); 2 a missing or unreadable file or key.
+    """
+    try:
+        files = export_files(path)
+        if not files:
+            raise UsageError(f"no exports (*.ndjson) in {path}")
+        public_key = load_public_key(key) if key else None
+    except UsageError as exc:
+        err.write(f"gambit verify: {exc}\n")
+        return EXIT_USAGE
+    key_id = None if public_key is None else hashlib.sha256(base64.b64decode(public_key)).hexdigest()[:16]
+    check = None if public_key is None else (
+        lambda trailer: trailer.get("key_id") == key_id and verify_receipt(public_key, trailer))
     reports = []
     for name in files:
         def progress(done: int, name: str = name) -> None:
             err.write(f"\r{os.path.basename(name)}: {done} records checked")
             err.flush()
 
-        with open(name, encoding="utf-8") as handle:
-            report = verify_export(handle, name, check_signature=check, progress=progress)
+        try:
+            lines = _read_lines(name)
+        except UsageError as exc:
+            err.write(f"gambit verify: {exc}\n")
+            return EXIT_USAGE
+        report = verify_export(lines, name, check_signature=check, progress=progress)
         err.write("\r" if report.records >= 1000 else "")
         reports.append(report)
         if not as_json:
             render(report, out)
+    verdicts = {r.verdict for r in reports}
+    overall = FAILED if FAILED in verdicts else UNSIGNED if UNSIGNED in verdicts else VERIFIED
     if as_json:
-        out.write(json.dumps({"ok": all(r.ok for r in reports), "reports": [r.as_dict() for r in reports]}, indent=2))
+        out.write(json.dumps({"ok": overall == VERIFIED, "verdict": overall, "reports": [r.as_dict() for r in reports]},
+                             indent=2))
         out.write("\n")
-    return 0 if all(r.ok for r in reports) else 1
+    return {VERIFIED: EXIT_VERIFIED, FAILED: EXIT_FAILED, UNSIGNED: EXIT_UNSIGNED}[overall]
 
 
 def run_export(match_id: str | None, tournament_id: str | None, output: str | None, role: str) -> int:
@@ -105,7 +162,7 @@ def _write_export(gambit, match_id, role, handle, viewer_for, export_lines, as_j
     match = gambit.matches.match(match_id)
     for line in export_lines(gambit.matches, match, viewer_for(match, role)):
         handle.write(line)
-    handle.write(as_json({"trailer": "gambit-receipt/1", **gambit.receipt_for(match)}) + "\n")
+    handle.write(as_json(gambit.trailer_for(match)) + "\n")
 
 
 ROLES = {"organizer": ORGANIZER, "spectator": SPECTATOR}

@@ -1,148 +1,366 @@
-"""`gambit verify` confirms an untouched match and catches every single-row tampering of the store."""
+"""A record that proves itself: every attack on a match's record fails `gambit verify`, on both stores.
+
+Two attackers. A *dealer with the key* edits an export and re-signs it: forged deals and
+verdicts must fail on the rules, since the signature proves nothing about honesty. A *database
+writer without the key* drops the triggers and rewrites, truncates or edits rows: the service
+must notice (readiness, refused writes, the export's trailer) and never sign what it did not
+write, and the export must fail.
+"""
 
 from __future__ import annotations
 
 import io
 import json
+import logging
 import random
-import sqlite3
 
 import pytest
 
-from domain.records import chain_link
+from domain.records import chain_link, commitment, new_salt
 from service.app import create_app
 from service.settings import Settings
-from service.verify_cli import run_verify
+from service.signing import Signer
+from service.verify_cli import EXIT_FAILED, EXIT_UNSIGNED, EXIT_USAGE, EXIT_VERIFIED, run_verify
 from tests.support.api import auth, join_all, play_to_end
-from tests.support.tamper import drop_sqlite_guards
+from tests.support.tamper import SNAPSHOTS, StoreAccess
 
 
-@pytest.fixture
-def finished(tmp_path):
-    """A finished 3-seat dragons-gambit match on a SQLite file: (settings, match_id, organizer-export function)."""
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'store.sqlite3'}", data_dir=str(tmp_path))
-    app = create_app(settings)
-    client = app.test_client()
-    tournament = client.post("/tournaments", json={"name": "t"}).get_json()
-    match = client.post("/matches", json={"ruleset": "dragons-gambit", "config": {"players": 3, "target_score": 40},
-                                          "tournament_id": tournament["tournament_id"]}).get_json()
-    play_to_end(client, match["match_id"], join_all(client, match), random.Random(8))
-    key = client.get("/.well-known/gambit-signing-key").get_json()["public_key"]
-    drop_sqlite_guards(tmp_path / "store.sqlite3")  # an attacker with database access removes the triggers first
+class Played:
+    """A match played on a store, with what each attacker and the verifier need."""
 
-    def export() -> str:
-        fresh = create_app(settings).test_client()  # a new process's view of the (maybe tampered) store
-        text = fresh.get(f"/matches/{match['match_id']}/export", headers=auth(tournament["organizer_key"])).get_data(as_text=True)
-        path = tmp_path / "export.ndjson"
-        path.write_text(text)
-        return str(path)
+    def __init__(self, settings: Settings, tmp_path, ruleset: str, config: dict, seed: int,
+                 finish: bool = True, upto: int | None = None) -> None:
+        self.settings, self.tmp_path = settings, tmp_path
+        self.app = create_app(settings)
+        self.client = self.app.test_client()
+        tournament = self.client.post("/tournaments", json={"name": "t"}).get_json()
+        self.organizer = tournament["organizer_key"]
+        match = self.client.post("/matches", json={"ruleset": ruleset, "config": config,
+                                                   "tournament_id": tournament["tournament_id"]},
+                                 headers=auth(self.organizer)).get_json()
+        self.match_id = match["match_id"]
+        self.tokens = join_all(self.client, match)
+        rng = random.Random(seed)
+        if finish:
+            play_to_end(self.client, self.match_id, self.tokens, rng)
+        else:
+            play_until(self.client, self.match_id, self.tokens, rng, upto)
+        self.key = self.client.get("/.well-known/gambit-signing-key").get_json()["public_key"]
+        self.store = StoreAccess(settings.database_url)
 
-    return tmp_path / "store.sqlite3", match["match_id"], export, key
+    def fresh(self):
+        """A new process's client on the (maybe tampered) store."""
+        return create_app(self.settings).test_client()
+
+    def export_lines(self) -> list[dict]:
+        """The organizer's export as parsed lines, read by a fresh process."""
+        text = self.fresh().get(f"/matches/{self.match_id}/export", headers=auth(self.organizer)).get_data(as_text=True)
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    def verify(self, lines: list[dict] | list[str], key: str | None = "service") -> tuple[int, dict]:
+        """Write the lines to a file and run `gambit verify` on it; (exit code, JSON report)."""
+        path = self.tmp_path / "export.ndjson"
+        path.write_text("".join(line if isinstance(line, str) else json.dumps(line) + "\n" for line in lines))
+        out = io.StringIO()
+        code = run_verify(str(path), self.key if key == "service" else key, as_json=True, out=out, err=io.StringIO())
+        return code, json.loads(out.getvalue())
+
+    def signer(self) -> Signer:
+        """The service's own signing key: what a dishonest dealer holds."""
+        return Signer.load(self.settings.data_dir, self.settings.signing_key)
 
 
-def _verify(path: str, key: str) -> tuple[int, dict]:
-    out = io.StringIO()
-    code = run_verify(path, key, as_json=True, out=out, err=io.StringIO())
-    return code, json.loads(out.getvalue())
+def play_until(client, match_id: str, tokens: dict, rng: random.Random, version: int) -> None:
+    """Play random legal commands until the match reaches a version (and is still running)."""
+    while True:
+        summary = client.get(f"/matches/{match_id}").get_json()
+        assert summary["status"] == "active", "the match ended before the version wanted"
+        if summary["version"] >= version:
+            return
+        seat = rng.choice(sorted(summary["to_act"]))
+        legal = client.get(f"/matches/{match_id}/legal-commands", headers=auth(tokens[seat])).get_json()
+        response = client.post(f"/matches/{match_id}/commands", json=rng.choice(legal["commands"]),
+                               headers=auth(tokens[seat]))
+        assert response.status_code == 201, response.get_json()
 
 
-def _failed(report: dict) -> dict:
+def failed(report: dict) -> dict:
+    """Check name → detail of every failed check of the first report."""
     return {c["check"]: c["detail"] for c in report["reports"][0]["checks"] if c["status"] == "fail"}
 
 
-def _rows(db, match_id: str) -> dict[int, dict]:
-    conn = sqlite3.connect(db)
-    rows = conn.execute("SELECT originator_version, state FROM stored_events WHERE originator_id = ?",
-                        (match_id.replace("-", ""),)).fetchall()
-    conn.close()
-    return {v: json.loads(s) for v, s in rows}
+def rechain_and_resign(lines: list[dict], signer: Signer) -> list[dict]:
+    """Rebuild every chain link and sign the new head: what a dealer holding the key can do."""
+    header, records, trailer = lines[0], lines[1:-1], lines[-1]
+    previous = None
+    from domain.records import genesis
+
+    previous = genesis(header["match_id"])
+    for record in records:
+        record["chain"] = chain_link(previous, record["version"], record["kind"], record["timestamp"],
+                                     record["public"], record["commitment"])
+        previous = record["chain"]
+    receipt = signer.receipt(header["match_id"], records[-1]["version"], previous)
+    return [header, *records, {"trailer": trailer["trailer"], **receipt}]
 
 
-def _write(db, match_id: str, version: int, state: dict | None) -> None:
-    conn = sqlite3.connect(db)
-    if state is None:
-        conn.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = ?",
-                     (match_id.replace("-", ""), version))
-    else:
-        conn.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-                     (json.dumps(state).encode(), match_id.replace("-", ""), version))
-    conn.commit()
-    conn.close()
+def recommit(record: dict) -> None:
+    """A fresh salt and commitment for an edited secret."""
+    record["salt"] = new_salt()
+    record["commitment"] = commitment(record["secret"], record["salt"])
 
 
-def _without_snapshots(db) -> None:
-    # A snapshot taken before the tampering would hide it from the live aggregate, but never
-    # from the export, which is read from the events themselves; drop them to make that plain.
-    conn = sqlite3.connect(db)
-    conn.execute("DELETE FROM stored_snapshots")
-    conn.commit()
-    conn.close()
+@pytest.fixture
+def settings_for(database_url, tmp_path):
+    """Settings on a fresh store of each backend."""
+    return Settings(database_url=database_url, data_dir=str(tmp_path))
 
 
-def test_an_untouched_match_verifies_with_every_check_passing(finished):
-    db, match_id, export, key = finished
-    code, report = _verify(export(), key)
-    assert code == 0
+@pytest.fixture
+def gambitz(settings_for, tmp_path):
+    """A finished 3-seat gambitz match (deals and draws)."""
+    return Played(settings_for, tmp_path, "gambitz", {"players": 3}, seed=3)
+
+
+@pytest.fixture
+def dragons(settings_for, tmp_path):
+    """A finished 3-seat dragons-gambit match (Final Gambit calls with opened evidence)."""
+    return Played(settings_for, tmp_path, "dragons-gambit", {"players": 3, "target_score": 40}, seed=8)
+
+
+# --- honest exports ---------------------------------------------------------------------------
+
+def test_an_untouched_match_verifies_with_every_check_passing(dragons):
+    code, report = dragons.verify(dragons.export_lines())
+    assert code == EXIT_VERIFIED and report["verdict"] == "VERIFIED"
     statuses = {c["check"]: c["status"] for c in report["reports"][0]["checks"]}
-    for check in ("chain", "commitments", "chance", "evidence", "signature", "receipt", "replay", "verdicts", "outcome"):
-        assert statuses[check] == "pass", check
+    for check in ("header", "chain", "commitments", "chance", "evidence", "signature", "receipt", "replay",
+                  "dealt secrets", "verdicts", "outcome"):
+        assert statuses[check] == "pass", (check, report)
 
 
-def test_editing_one_stored_event_is_caught(finished):
-    db, match_id, export, key = finished
-    rows = _rows(db, match_id)
-    rows[6]["public"]["edited"] = True
-    _write(db, match_id, 6, rows[6])
-    code, report = _verify(export(), key)
-    assert code == 1 and "chain breaks at version 6" in _failed(report)["chain"]
+def test_without_a_key_an_untouched_export_is_unsigned_never_verified(dragons):
+    code, report = dragons.verify(dragons.export_lines(), key=None)
+    assert code == EXIT_UNSIGNED and report["verdict"] == "UNSIGNED" and not report["ok"]
 
 
-def test_deleting_the_last_event_is_caught_by_the_signed_receipt(finished):
-    db, match_id, export, key = finished
-    last = max(_rows(db, match_id))
-    _write(db, match_id, last, None)
-    _without_snapshots(db)
-    code, report = _verify(export(), key)
-    assert code == 1 and f"the records end at version {last - 1}" in _failed(report)["receipt"]
+def test_a_truncated_export_without_a_key_is_not_verified(dragons):
+    lines = dragons.export_lines()
+    code, report = dragons.verify(lines[:-4], key=None)
+    assert code == EXIT_FAILED and "receipt" in failed(report)
 
 
-def test_swapping_two_events_is_caught(finished):
-    db, match_id, export, key = finished
-    rows = _rows(db, match_id)
-    _write(db, match_id, 8, rows[9])
-    _write(db, match_id, 9, rows[8])
-    code, report = _verify(export(), key)
-    assert code == 1 and "chain breaks at version 8" in _failed(report)["chain"]
+# --- a dealer holding the key ----------------------------------------------------------------
+
+def test_a_dealer_who_swaps_a_dealt_card_with_a_later_draw_and_resigns_is_caught(gambitz):
+    lines = gambitz.export_lines()
+    records = lines[1:-1]
+    dealt = next(r for r in records if r["kind"] == "CardsDealt")
+    later = next((r for r in records if r["kind"] == "CardsDrawn"), None) or [
+        r for r in records if r["kind"] == "CardsDealt"][1]
+    dealt["secret"]["cards"][0], later["secret"]["cards"][0] = later["secret"]["cards"][0], dealt["secret"]["cards"][0]
+    recommit(dealt)
+    recommit(later)
+    code, report = gambitz.verify(rechain_and_resign(lines, gambitz.signer()))
+    assert code == EXIT_FAILED
+    assert f"version {dealt['version']}" in failed(report)["dealt secrets"]
+    assert {"chain", "commitments", "receipt", "signature"}.isdisjoint(failed(report)), "only the rules catch it"
 
 
-def test_altering_one_secret_is_caught(finished):
-    db, match_id, export, key = finished
-    rows = _rows(db, match_id)
-    version = next(v for v, r in sorted(rows.items()) if r["kind"] == "CardDrawn")
-    rows[version]["secret"]["face"] = (rows[version]["secret"]["face"] + 1) % 14
-    _write(db, match_id, version, rows[version])
-    code, report = _verify(export(), key)
-    assert code == 1 and f"version {version} does not open" in _failed(report)["commitments"]
-
-
-def test_forging_a_verdict_even_with_a_rebuilt_chain_is_caught(finished):
-    db, match_id, export, key = finished
-    rows = _rows(db, match_id)
-    ruling = next(v for v, r in sorted(rows.items()) if "bluff_call" in r["public"])
-    call = rows[ruling]["public"]["bluff_call"]
+def test_leaving_one_secret_out_of_a_finished_export_fails_and_a_forged_verdict_with_it(dragons):
+    lines = dragons.export_lines()
+    records = lines[1:-1]
+    ruling = next(r for r in records if "bluff_call" in r["public"])
+    call = ruling["public"]["bluff_call"]
     call["verdict"] = "false" if call["verdict"] == "true" else "true"
-    # A forger with database access rebuilds every chain link after the edit.
-    previous = rows[ruling - 1]["chain"]
-    for version in range(ruling, max(rows) + 1):
-        row = rows[version]
-        row["chain"] = chain_link(previous, version, row["kind"], row["timestamp"]["_data_"], row["public"],
-                                  row["commitment"])
-        previous = row["chain"]
-    for version in range(ruling, max(rows) + 1):
-        _write(db, match_id, version, rows[version])
-    code, report = _verify(export(), key)
-    failed = _failed(report)
-    assert code == 1
-    assert "chain" not in failed, "the rebuilt chain is consistent: only the receipt and the rules catch it"
-    assert "the trailer signs head" in failed["receipt"]
-    assert "differs from the rules" in failed["verdicts"]
+    hidden = next(r for r in records if r.get("secret") and r["version"] not in ruling["public"].get("opens", []))
+    del hidden["secret"], hidden["salt"]
+    code, report = dragons.verify(rechain_and_resign(lines, dragons.signer()))
+    assert code == EXIT_FAILED
+    assert f"version {hidden['version']} is not opened" in failed(report)["commitments"]
+
+
+def test_a_forged_verdict_with_a_rebuilt_chain_and_a_new_signature_is_caught_by_the_rules(dragons):
+    lines = dragons.export_lines()
+    ruling = next(r for r in lines[1:-1] if "bluff_call" in r["public"])
+    call = ruling["public"]["bluff_call"]
+    call["verdict"] = "false" if call["verdict"] == "true" else "true"
+    code, report = dragons.verify(rechain_and_resign(lines, dragons.signer()))
+    assert code == EXIT_FAILED and "differs from the rules" in failed(report)["verdicts"]
+
+
+@pytest.mark.parametrize("field, value", [("config", {"players": 4, "target_score": 40}), ("seats", ["p1", "p2"]),
+                                          ("ruleset", "gambitz"), ("match_id", "another")])
+def test_the_export_header_is_bound_to_the_chained_records(dragons, field, value):
+    lines = dragons.export_lines()
+    lines[0][field] = value
+    code, report = dragons.verify(lines)
+    assert code == EXIT_FAILED, report
+
+
+def test_a_trailer_for_another_match_or_another_key_fails(dragons, tmp_path):
+    lines = dragons.export_lines()
+    moved = [*lines[:-1], dict(lines[-1], match_id="00000000-0000-0000-0000-000000000000")]
+    assert dragons.verify(moved)[0] == EXIT_FAILED
+    rekeyed = [*lines[:-1], dict(lines[-1], key_id="0000000000000000")]
+    code, report = dragons.verify(rekeyed)
+    assert code == EXIT_FAILED and "signature" in failed(report)
+    other = Signer.load(str(tmp_path / "other-key"))
+    code, report = dragons.verify(lines, key=other.public_key_b64)
+    assert code == EXIT_FAILED and "signature" in failed(report)
+
+
+# --- malformed exports: a report, never a traceback --------------------------------------------
+
+def _malformed_variants(lines: list[dict], signer: Signer) -> dict[str, list]:
+    finished = next(i for i, line in enumerate(lines) if line.get("kind") == "MatchFinished")
+    non_hex = json.loads(json.dumps(lines))
+    non_hex[finished]["public"]["server_seed"] = "zz" * 32
+    no_public = json.loads(json.dumps(lines))
+    del no_public[3]["public"]
+    no_kind = json.loads(json.dumps(lines))
+    del no_kind[3]["kind"]
+    return {
+        "a non-hex server seed": rechain_and_resign(non_hex, signer),
+        "a record without public": no_public,
+        "a record without kind": no_kind,
+        "a line after the trailer": [*lines, {"kind": "Extra"}],
+        "a line that is not JSON": [*lines[:3], "{not json\n", *lines[3:]],
+        "NaN in a record": [*lines[:3], json.dumps(lines[3]).replace('"version": 3', '"version": NaN') + "\n",
+                            *lines[4:]],
+        "a list for a line": [*lines[:3], "[1, 2]\n", *lines[3:]],
+        "a header only": lines[:1],
+        "an empty file": [],
+        "a number for a secret": [*lines[:4], dict(lines[4], secret=5, salt="00"), *lines[5:]],
+        "a huge permutation": _huge_permutation(lines),
+    }
+
+
+def _huge_permutation(lines: list[dict]) -> list[dict]:
+    changed = json.loads(json.dumps(lines))
+    record = next(line for line in changed if "chance" in line.get("public", {}))
+    record["public"]["chance"]["n"] = 10**9
+    return changed
+
+
+def test_malformed_exports_give_a_failed_report_not_a_traceback(dragons):
+    lines = dragons.export_lines()
+    for name, variant in _malformed_variants(lines, dragons.signer()).items():
+        code, report = dragons.verify(variant)
+        assert code == EXIT_FAILED, name
+        assert failed(report), name
+
+
+def test_a_missing_export_or_key_is_a_one_line_error_with_exit_code_2(tmp_path, dragons):
+    err = io.StringIO()
+    assert run_verify(str(tmp_path / "nope.ndjson"), None, False, out=io.StringIO(), err=err) == EXIT_USAGE
+    assert err.getvalue().count("\n") == 1 and "no export" in err.getvalue()
+    path = tmp_path / "export.ndjson"
+    path.write_text("".join(json.dumps(line) + "\n" for line in dragons.export_lines()))
+    for key in (str(tmp_path / "missing-key.json"), "not-a-key", "AAAA"):
+        err = io.StringIO()
+        assert run_verify(str(path), key, False, out=io.StringIO(), err=err) == EXIT_USAGE, key
+        assert err.getvalue().count("\n") == 1, err.getvalue()
+
+
+# --- a database writer without the key ----------------------------------------------------------
+
+def _assert_the_service_says_so(played: Played, problem_part: str) -> None:
+    """Readiness fails with the problem; writes are refused and change nothing; the export fails."""
+    fresh = played.fresh()
+    before = fresh.get(f"/matches/{played.match_id}").get_json()
+    ready = fresh.get("/readyz")
+    assert ready.status_code == 503 and ready.get_json()["code"] == "integrity_alert", ready.get_json()
+    assert any(a["match_id"] == played.match_id and problem_part in a["problem"] for a in ready.get_json()["alerts"])
+    dispute = fresh.post(f"/matches/{played.match_id}/disputes", json={"call_version": 1, "reason": "x"},
+                         headers=auth(played.organizer))
+    assert dispute.status_code == 503 and dispute.get_json()["code"] == "integrity_alert", dispute.get_json()
+    after = fresh.get(f"/matches/{played.match_id}").get_json()
+    assert after["version"] == before["version"], "a tampered match took a write"
+    lines = played.export_lines()
+    code, report = played.verify(lines)
+    assert code == EXIT_FAILED, report
+
+
+def test_rewriting_history_and_rebuilding_the_chain_in_the_database_is_never_signed(dragons):
+    dragons.store.drop_guards()
+    rows = dragons.store.rows(dragons.match_id)
+    ruling = next(v for v, r in sorted(rows.items()) if "bluff_call" in r["public"])
+
+    def forge(rows: dict) -> None:
+        call = rows[ruling]["public"]["bluff_call"]
+        call["verdict"] = "false" if call["verdict"] == "true" else "true"
+
+    dragons.store.rewrite_from(dragons.match_id, ruling, forge)
+    _assert_the_service_says_so(dragons, "receipt")
+    trailer = dragons.export_lines()[-1]
+    assert trailer["version"] < ruling or trailer.get("integrity_problem"), "no receipt covers the forged records"
+
+
+def test_truncating_a_write_in_the_database_leaves_records_past_the_newest_receipt(dragons):
+    dragons.store.drop_guards()
+    last = max(dragons.store.rows(dragons.match_id))
+    dragons.store.truncate_after(dragons.match_id, last - 1)  # MatchFinished was written with the last command
+    _assert_the_service_says_so(dragons, "carry no receipt")
+    trailer = dragons.export_lines()[-1]
+    assert "unreceipted" in trailer or trailer["version"] < last - 1
+
+
+def test_editing_a_stored_secret_under_an_intact_chain_is_noticed(settings_for, tmp_path):
+    played = Played(settings_for, tmp_path, "gambitz", {"players": 2}, seed=5, finish=False, upto=12)
+    seat = played.client.get(f"/matches/{played.match_id}").get_json()["to_act"][0]
+    command = played.client.get(f"/matches/{played.match_id}/legal-commands",
+                                headers=auth(played.tokens[seat])).get_json()["commands"][0]
+    played.store.drop_guards()
+    rows = played.store.rows(played.match_id)
+    dealt = next(v for v, r in sorted(rows.items()) if r["kind"] == "CardsDealt")
+    rows[dealt]["secret"]["cards"][0] = "Q♠" if rows[dealt]["secret"]["cards"][0] != "Q♠" else "K♠"
+    played.store.write(played.match_id, dealt, rows[dealt])
+    _assert_the_service_says_so(played, f"version {dealt}: the secret does not open")
+    refused = played.fresh().post(f"/matches/{played.match_id}/commands", json=command,
+                                  headers=auth(played.tokens[seat]))
+    assert refused.status_code == 503 and refused.get_json()["code"] == "integrity_alert"
+
+
+def test_an_edited_snapshot_changes_nothing_a_player_sees(settings_for, tmp_path, caplog):
+    played = Played(settings_for, tmp_path, "gambitz", {"players": 2}, seed=11, finish=False, upto=60)
+    match_id = played.match_id
+    snapshots = played.store.raw(match_id, SNAPSHOTS)
+    assert snapshots, "a snapshot was taken at version 50"
+    version = max(snapshots)
+    seat = sorted(played.tokens)[0]
+    view_before = played.fresh().get(f"/matches/{match_id}/view", headers=auth(played.tokens[seat])).get_json()
+    with caplog.at_level(logging.ERROR, logger="gambit.integrity"):
+        played.fresh().get(f"/matches/{match_id}")
+    assert "INTEGRITY" not in caplog.text, "an untouched sealed snapshot is used as it is"
+    # The attacker puts its own token's hash in the snapshot and reorders the deck.
+    from domain.application import token_hash
+
+    data = snapshots[version]
+    body_start = data.index(b"{")
+    snapshot = json.loads(data[body_start:])
+    snapshot["state"]["seats"][seat]["token_hash"] = token_hash("mallory")
+    snapshot["state"]["state"]["deck"].reverse()
+    for forged in (data[:body_start] + json.dumps(snapshot).encode(), json.dumps(snapshot).encode()):
+        played.store.write(match_id, version, forged, table=SNAPSHOTS)
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="gambit.integrity"):
+            fresh = played.fresh()
+            assert fresh.get(f"/matches/{match_id}/view", headers=auth("mallory")).status_code == 401
+            view_after = fresh.get(f"/matches/{match_id}/view", headers=auth(played.tokens[seat])).get_json()
+        assert view_after == view_before
+        assert "INTEGRITY" in caplog.text and "snapshot" in caplog.text
+
+
+def test_receipts_are_stored_with_the_write_and_returned_to_the_seat(settings_for, tmp_path):
+    played = Played(settings_for, tmp_path, "gambitz", {"players": 2}, seed=2, finish=False, upto=8)
+    summary = played.client.get(f"/matches/{played.match_id}").get_json()
+    seat = summary["to_act"][0]
+    legal = played.client.get(f"/matches/{played.match_id}/legal-commands", headers=auth(played.tokens[seat])).get_json()
+    body = played.client.post(f"/matches/{played.match_id}/commands", json=legal["commands"][0],
+                              headers=auth(played.tokens[seat])).get_json()
+    receipt = body["receipt"]
+    assert receipt["version"] == body["version"] and receipt["head"] == body["events"][-1]["chain"]
+    assert played.signer().verify(receipt)
+    stored = played.store.rows(played.match_id)[body["version"]]
+    assert stored["meta"]["receipt"] == receipt, "the receipt is in the same row as the record it covers"
