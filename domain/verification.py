@@ -33,6 +33,11 @@ RECEIPT_FORMAT = "gambit-receipt/1"
 VERIFIED, UNSIGNED, FAILED = "VERIFIED", "UNSIGNED", "FAILED"
 
 _RECORD_FIELDS = {"version": int, "kind": str, "timestamp": str, "public": dict, "chain": str}
+# The format is closed: a field it does not define is a change nobody can check, so it fails.
+_RECORD_KEYS = frozenset(_RECORD_FIELDS) | {"commitment", "audience", "secret", "salt"}
+_HEADER_KEYS = frozenset({"format", "match_id", "ruleset", "config", "seats", "version", "exported_at", "viewer"})
+_TRAILER_KEYS = frozenset({"trailer", "match_id", "version", "head", "key_id", "signature", "unreceipted",
+                           "integrity_problem"})
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -119,6 +124,9 @@ def _parse(lines: Iterable[str]) -> tuple[dict, list[dict], dict | None]:
             _check_header(item, number)
             header = item
         elif "trailer" in item:
+            unknown = sorted(set(item) - _TRAILER_KEYS)
+            if unknown:
+                raise Malformed(f"line {number}: the trailer has a field the format does not define: {unknown[0]!r}")
             trailer = item
         else:
             _check_record_shape(item, number)
@@ -131,9 +139,12 @@ def _parse(lines: Iterable[str]) -> tuple[dict, list[dict], dict | None]:
 def _check_header(header: dict, number: int) -> None:
     if header.get("format") != EXPORT_FORMAT:
         raise Malformed(f"line {number}: the first line is not a {EXPORT_FORMAT} header")
-    for name, kind in (("match_id", str), ("ruleset", str), ("config", dict), ("seats", list)):
-        if not isinstance(header.get(name), kind):
+    for name, kind in (("match_id", str), ("ruleset", str), ("config", dict), ("seats", list), ("version", int)):
+        if not isinstance(header.get(name), kind) or isinstance(header.get(name), bool):
             raise Malformed(f"line {number}: the header's {name!r} is missing or not a {kind.__name__}")
+    unknown = sorted(set(header) - _HEADER_KEYS)
+    if unknown:
+        raise Malformed(f"line {number}: the header has a field the format does not define: {unknown[0]!r}")
     if not all(isinstance(seat, str) for seat in header["seats"]):
         raise Malformed(f"line {number}: the header's seats are not all names")
 
@@ -143,6 +154,11 @@ def _check_record_shape(record: dict, number: int) -> None:
         value = record.get(name)
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise Malformed(f"line {number}: the record has no {name!r} of type {kind.__name__}")
+    unknown = sorted(set(record) - _RECORD_KEYS)
+    if unknown:
+        raise Malformed(f"line {number}: the record has a field the format does not define: {unknown[0]!r}")
+    if "commitment" not in record or "audience" not in record:
+        raise Malformed(f"line {number}: the record has no 'commitment' or no 'audience' (null when no secret)")
     if not is_hex(record["chain"], 64):
         raise Malformed(f"line {number}: the record's chain is not 64 hex digits")
     secretive = record.get("commitment")
@@ -225,6 +241,9 @@ def _check_header_binding(report: Report, header: dict, records: list[dict]) -> 
         if public.get(name) != header[name]:
             report.add("header", False, f"the header's {name} is not the one MatchCreated records")
             return
+    if header["version"] != len(records):
+        report.add("header", False, f"the header says version {header['version']}, the records end at {len(records)}")
+        return
     joined = [r["public"].get("seat") for r in records if r["kind"] == SEAT_JOINED]
     if any(not isinstance(seat, str) or seat not in header["seats"] for seat in joined) or len(set(map(str, joined))) != len(joined):
         report.add("header", False, "a SeatJoined record names a seat the match does not have, or twice")

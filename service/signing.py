@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+from typing import Callable
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -104,3 +105,9 @@ def verify_receipt(public_key_b64: str, receipt: dict) -> bool:
     except (InvalidSignature, KeyError, ValueError, TypeError):
         return False
     return True
+
+
+def signed_by(public_key_b64: str) -> Callable[[dict], bool]:
+    """A check that a receipt names this key (its key_id) and carries its valid signature."""
+    key_id = hashlib.sha256(base64.b64decode(public_key_b64)).hexdigest()[:16]
+    return lambda receipt: receipt.get("key_id") == key_id and verify_receipt(public_key_b64, receipt)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import os
 import sys
@@ -11,7 +10,7 @@ from typing import TextIO
 
 from domain.ruleset import ORGANIZER, SPECTATOR
 from domain.verification import FAILED, UNSIGNED, VERIFIED, Report, verify_export
-from service.signing import verify_receipt
+from service.signing import signed_by
 
 MARKS = {"pass": "ok  ", "fail": "FAIL", "skip": "skip"}
 
@@ -99,9 +98,7 @@ def run_verify(path: str, key: str | None, as_json: bool, out: TextIO = sys.stdo
     except UsageError as exc:
         err.write(f"gambit verify: {exc}\n")
         return EXIT_USAGE
-    key_id = None if public_key is None else hashlib.sha256(base64.b64decode(public_key)).hexdigest()[:16]
-    check = None if public_key is None else (
-        lambda trailer: trailer.get("key_id") == key_id and verify_receipt(public_key, trailer))
+    check = None if public_key is None else signed_by(public_key)
     reports = []
     for name in files:
         def progress(done: int, name: str = name) -> None:
