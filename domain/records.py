@@ -8,13 +8,44 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets as _secrets
 from typing import Any
 
 
+MAX_JSON_INT = 2**53 - 1
+# Any integer beyond MAX_JSON_INT is written with at least this many digits in a row.
+_LONG_DIGIT_RUN = re.compile(rb"[0-9]{%d}" % len(str(MAX_JSON_INT)))
+
+
 def canonical(value: Any) -> bytes:
-    """Encode a JSON value canonically: sorted keys, no spaces, UTF-8."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    """Encode a JSON value canonically: sorted keys, no spaces, UTF-8; ValueError for what JSON cannot carry."""
+    # NaN/Infinity, lone surrogates and integers beyond 2**53 - 1 are refused so that no chained
+    # record can hold a value other languages' JSON readers reject or round.
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("a lone UTF-16 surrogate is not text and cannot be encoded") from None
+    # The C-speed scan finds no long digit run in nearly every record; only then is the value
+    # walked to tell an integer from digits inside a string.
+    if _LONG_DIGIT_RUN.search(data) is not None:
+        _check_ints(value)
+    return data
+
+
+def _check_ints(value: Any) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            continue
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, int) and not isinstance(item, bool) and not -MAX_JSON_INT <= item <= MAX_JSON_INT:
+            raise ValueError("an integer is beyond ±(2**53 - 1), the range every JSON reader keeps exact")
 
 
 def sha256_hex(data: bytes) -> str:

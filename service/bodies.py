@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import typing
 from dataclasses import MISSING
 from dataclasses import fields as dataclass_fields
@@ -17,6 +18,8 @@ from domain.ruleset import Command
 from service.problems import Problem
 
 MAX_JSON_DEPTH = 32
+# The integers an IEEE double holds exactly: JavaScript's Number.MAX_SAFE_INTEGER (RFC 8259 §6).
+MAX_JSON_INT = 2**53 - 1
 
 
 class StrictBoolean(fields.Boolean):
@@ -45,19 +48,102 @@ def _depth(value: Any) -> int:
     return 0
 
 
+class _Refused:
+    """A parsed number no JSON reader elsewhere can hold; found again, with its path, after parsing."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+_NOT_FINITE = "NaN, Infinity and -Infinity are not JSON numbers"
+_OUT_OF_RANGE = (f"integers must be within -{MAX_JSON_INT}..{MAX_JSON_INT} (|n| <= 2**53 - 1), "
+                 "the range every JSON reader keeps exact")
+_SURROGATE = "a lone UTF-16 surrogate (\\ud800-\\udfff not in a pair) is not text"
+_SURROGATE_KEY = "the key holds a lone UTF-16 surrogate (\\ud800-\\udfff not in a pair), which is not text"
+# A longer run of digits is always out of range; refusing it before int() also keeps Python's
+# int/str digit limit (4,300) from ever being reached.
+_MAX_INT_DIGITS = len(str(MAX_JSON_INT))
+
+
+def _parse_int(text: str) -> int | _Refused:
+    if len(text.lstrip("-")) > _MAX_INT_DIGITS:
+        return _Refused(_OUT_OF_RANGE)
+    value = int(text)
+    return value if -MAX_JSON_INT <= value <= MAX_JSON_INT else _Refused(_OUT_OF_RANGE)
+
+
+def _parse_float(text: str) -> float | _Refused:
+    value = float(text)
+    # 1e400 parses to inf: as much a non-number as the literal Infinity.
+    return value if math.isfinite(value) else _Refused(_NOT_FINITE)
+
+
+def _parse_constant(name: str) -> _Refused:
+    return _Refused(_NOT_FINITE)
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _path_step(path: str, key: str) -> str:
+    if key.isascii() and key.isidentifier():
+        return f"{path}.{key}" if path else key
+    # Any other key is quoted as a JSON string; ensure_ascii spells a lone surrogate as an
+    # escape, so the path in the problem can be sent as UTF-8 itself.
+    return f"{path}[{json.dumps(key)}]"
+
+
+def _refused_value(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The first (path, reason) of a value a strict JSON body may not hold, in document order."""
+    if isinstance(value, str):
+        return (path, _SURROGATE) if _has_lone_surrogate(value) else None
+    if isinstance(value, _Refused):
+        return path, value.reason
+    if isinstance(value, dict):
+        for key, item in value.items():
+            step = _path_step(path, key)
+            if _has_lone_surrogate(key):
+                return step, _SURROGATE_KEY
+            found = _refused_value(item, step)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _refused_value(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
 def json_body() -> Any:
-    """The request's JSON body; 415 when it is not JSON, 400 when it does not parse."""
+    """The request's JSON body; 415 when not JSON, 400 when it does not parse, 422 for values JSON cannot carry."""
+    # NaN/Infinity, integers beyond 2**53 - 1 and lone surrogates parse in Python but not in every
+    # other reader of the chained records they would reach, so they are refused here, at the door.
     if not request.is_json:
         raise Problem(415, "unsupported_media_type", "send the body as application/json")
     raw = request.get_data(cache=True)
     try:
-        body = json.loads(raw or b"null")
+        body = json.loads(raw or b"null", parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant)
     except RecursionError:
         raise Problem(400, "json_too_deep", f"the body nests deeper than {MAX_JSON_DEPTH} levels") from None
     except ValueError:
         raise Problem(400, "invalid_json", "the body is not valid JSON") from None
     if _depth(body) > MAX_JSON_DEPTH:
         raise Problem(400, "json_too_deep", f"the body nests deeper than {MAX_JSON_DEPTH} levels")
+    found = _refused_value(body)
+    if found is not None:
+        path, reason = found
+        raise Problem(422, "invalid_json_value", f"{path or 'the body'}: {reason}", field=path or "(body)")
     return body
 
 

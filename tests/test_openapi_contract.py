@@ -373,6 +373,8 @@ def test_gambitz_match_over_http_matches_the_contract(api, app, monkeypatch):
     assert api.post("/matches", json={"ruleset": "gambitz", "tournament_id": "t-1"}).status_code == 422
     assert api.post("/matches", json=["gambitz"]).status_code == 422
     assert api.post("/matches", data="{", content_type="application/json").get_json()["code"] == "invalid_json"
+    nan = api.post("/matches", data='{"ruleset": "gambitz", "config": {"players": NaN}}', content_type="application/json")
+    assert nan.status_code == 422 and nan.get_json()["field"] == "config.players"
     form = "application/x-www-form-urlencoded"
     assert api.post("/matches", data="ruleset=gambitz", content_type=form).status_code == 415
     huge = json.dumps({"ruleset": "gambitz", "config": {"first_seat": "x" * (app.config["MAX_CONTENT_LENGTH"] + 10)}})
