@@ -14,6 +14,19 @@ A ruleset is a module (or small package) exposing:
     to_act(state) -> list[str]                      seats that may act now
     outcome(state) -> dict | None                   None while the game runs
     view(state, viewer) -> dict                     the state as that viewer may see it
+    derived_secret(state, event) -> dict | None     what chance and the state fix of this event's secret
+    readjudicate(state, event) -> dict              the verdict the rules give for a recorded ruling
+
+`derived_secret` is how the verifier binds hidden state to chance: given the state just before
+an event (as replayed), it returns the part of the event's secret that follows from the state
+and the recorded chance results — the cards a deal or draw takes from the shuffled deck, a
+hidden die — or None when the secret is a seat's free choice (an assignment, a set card) or
+the event has no secret. The verifier compares every key it returns with the recorded secret
+and fails the export at that version on any difference. `decide` and `setup` build those
+secrets with the same function, so the two can never disagree.
+
+`readjudicate` is called by the verifier, before the ruling is folded, for every record whose
+public part carries a `bluff_call`; every key it returns must equal the recorded call's.
 
 Optionally, a ruleset that takes per-seat choices when a seat joins (a deck list) exposes
     join_options(config, seat, raw: dict) -> dict   validates them; raises ConfigError
@@ -136,6 +149,8 @@ class Ruleset(Protocol):
     def to_act(self, state: State) -> list[str]: ...
     def outcome(self, state: State) -> dict | None: ...
     def view(self, state: State, viewer: Viewer) -> dict: ...
+    def derived_secret(self, state: State, event: Event) -> dict | None: ...
+    def readjudicate(self, state: State, event: Event) -> dict: ...
 
 
 def copy_state(state: State) -> State:
@@ -178,8 +193,22 @@ def _scalar_ok(kind: Any, value: Any) -> bool:
     return True
 
 
+# Every config integer, at any depth, stays within the JSON-safe range (see domain/records.py),
+# so even a field whose ruleset forgot a range can never put an unreadable number in a record.
+MAX_CONFIG_INT = 2**53 - 1
+
+
+def _has_unsafe_int(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_unsafe_int(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_has_unsafe_int(v) for v in value)
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    return is_int and not -MAX_CONFIG_INT <= value <= MAX_CONFIG_INT
+
+
 def config_from_dict(config_cls: type, raw: dict | None) -> Any:
-    """Build a ruleset's frozen Config from JSON: unknown keys and wrong types raise ConfigError."""
+    """Build a ruleset's frozen Config from JSON: unknown keys, wrong types and unsafe ints raise ConfigError."""
     raw = dict(raw or {})
     names = {f.name: f for f in dataclasses.fields(config_cls)}
     unknown = sorted(set(raw) - set(names))
@@ -188,6 +217,8 @@ def config_from_dict(config_cls: type, raw: dict | None) -> Any:
     hints = typing.get_type_hints(config_cls)
     values = {}
     for name, value in raw.items():
+        if _has_unsafe_int(value):
+            raise ConfigError(name, f"integers must be within -{MAX_CONFIG_INT}..{MAX_CONFIG_INT} (|n| <= 2**53 - 1)")
         hint = hints[name]
         origin = typing.get_origin(hint)
         if origin is dict:

@@ -119,6 +119,10 @@ class Config:
                     raise ConfigError("scoring", f"unknown key {key!r} for {group} (known: {', '.join(DEFAULT_SCORING[group])})")
                 if isinstance(value, bool) or not isinstance(value, int):
                     raise ConfigError("scoring", f"{group}.{key} must be an integer")
+                # Ten times the largest printed value either way: room for house tables, and a
+                # score (at most 60 cards of it) stays a small number.
+                if not -100 <= value <= 100:
+                    raise ConfigError("scoring", f"{group}.{key} must be an integer from -100 to 100")
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -271,14 +275,29 @@ def _draw_event(kind: str, seat: str, cards: list[str], deck_size: int) -> Event
     return Event(kind, {"seat": seat, "count": len(cards), "deck_size": deck_size}, {"cards": list(cards)}, (seat,))
 
 
+def refill(state: State, seat: str) -> dict:
+    """The secret of a deal or draw: the top cards of the deck that bring the hand back to three."""
+    # Every deal and draw is this refill: the opening deal, "draw 1 + k" after a play (the hand
+    # holds 3 while the deck has cards; once it is empty only returned cards come back) and the
+    # redraw's 3 after the hand was returned.
+    count = max(HAND_SIZE - len(state["hands"][seat]), 0)
+    return {"cards": state["deck"][:count]}
+
+
+def _refill_event(kind: str, state: State, seat: str) -> Event:
+    """A deal or draw event topping the seat's hand up from the top of `state`'s deck."""
+    cards = refill(state, seat)["cards"]
+    return _draw_event(kind, seat, cards, len(state["deck"]) - len(cards))
+
+
 def setup(config: Config, seats: list[str], chance) -> list[Event]:
     """Shuffle (hidden), deal 3 secret cards to each seat, then the first seat is to play."""
-    shuffled = chance.permutation("shuffle", len(CARDS))
-    deck = [CARDS[i] for i in shuffled.result]
-    events = [_shuffle_event(shuffled, "setup", len(deck))]
+    sim = initial_state(config, seats)
+    events = [_shuffle_event(chance.permutation("shuffle", len(CARDS)), "setup", len(CARDS))]
+    evolve(sim, events[0])
     for seat in seats:
-        hand, deck = deck[:HAND_SIZE], deck[HAND_SIZE:]
-        events.append(_draw_event("CardsDealt", seat, hand, len(deck)))
+        events.append(_refill_event("CardsDealt", sim, seat))
+        evolve(sim, events[-1])
     events.append(Event("GameStarted", {"seats": list(seats), "first_seat": config.first_seat}))
     return events
 
@@ -367,9 +386,8 @@ def _decide_play(state: State, seat: str, command: PlayCard) -> list[Event]:
         emit(Event("QueenMoved", {"seat": seat, "queen": state["stacks"][move[0]]["queen"], "from": move[0], "to": move[1]}))
     if returned:
         emit(_draw_event("CardsReturned", seat, list(returned), len(sim["deck"]) + len(returned)))
-    count = min(1 + len(returned), len(sim["deck"]))
-    if count:
-        emit(_draw_event("CardsDrawn", seat, sim["deck"][:count], len(sim["deck"]) - count))
+    if sim["deck"]:
+        emit(_refill_event("CardsDrawn", sim, seat))
     emit(_next_turn_event(sim, seat))
     return events
 
@@ -395,8 +413,7 @@ def _decide_redraw(state: State, seat: str, chance) -> list[Event]:
     evolve(sim, shown)
     shuffled = _shuffle_event(chance.permutation("reshuffle", len(sim["deck"])), "redraw", len(sim["deck"]))
     evolve(sim, shuffled)
-    drawn = _draw_event("CardsDrawn", seat, sim["deck"][:HAND_SIZE], len(sim["deck"]) - HAND_SIZE)
-    return [shown, shuffled, drawn]
+    return [shown, shuffled, _refill_event("CardsDrawn", sim, seat)]
 
 
 def decide(state: State, seat: str, command: Command, chance) -> list[Event]:
@@ -473,6 +490,15 @@ def evolve(state: State, event: Event) -> State:
     elif kind == "GameEnded":
         state["phase"], state["turn"], state["end_reason"] = "over", None, pub["reason"]
     return state
+
+
+def derived_secret(state: State, event: Event) -> dict | None:
+    """The cards a deal or draw takes off the replayed deck; None for other events."""
+    # A shuffle's secret is only its chance result (re-derived from the seed by the verifier),
+    # and the cards a Knight returns are the seat's own choice.
+    if event.kind in ("CardsDealt", "CardsDrawn"):
+        return refill(state, event.public["seat"])
+    return None
 
 
 # --- queries ------------------------------------------------------------------------------------

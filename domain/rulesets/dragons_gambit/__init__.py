@@ -19,14 +19,16 @@ from .cards import (
     DiscardDrawnCard, DrawCard, PeekCards, PeekOtherCard, PeekOwnCard, SkipAbility, SwapDrawnCard, TakeDiscard,
     seat_names,
 )
-from .rules import check_command, decide, final_gambit_blocker, legal_commands, outcome, readjudicate, setup, to_act
+from .rules import (
+    check_command, decide, derived_secret, final_gambit_blocker, legal_commands, outcome, readjudicate, setup, to_act,
+)
 from .state import EVENT_KINDS, card_value, evolve, initial_state
 from .views import view
 
 __all__ = [
     "ABILITIES", "CARD_IDS", "COMMANDS", "EVENT_KINDS", "FACE", "RULESET_ID", "AddToken", "BlindSwap",
     "CallFinalGambit", "Config", "DiscardDrawnCard", "DrawCard", "PeekCards", "PeekOtherCard", "PeekOwnCard",
-    "SkipAbility", "SwapDrawnCard", "TakeDiscard", "card_value", "check_command", "decide", "evolve",
+    "SkipAbility", "SwapDrawnCard", "TakeDiscard", "card_value", "check_command", "decide", "derived_secret", "evolve",
     "final_gambit_blocker", "initial_state", "legal_commands", "outcome", "readjudicate", "seat_names", "setup",
     "to_act", "view",
 ]

@@ -43,15 +43,17 @@ class Config:
     def validate(self) -> None:
         """Raise ConfigError for a config the game cannot be played with."""
         if not MIN_SEATS <= self.players <= MAX_SEATS:
-            raise ConfigError("players", f"must be between {MIN_SEATS} and {MAX_SEATS}")
+            raise ConfigError("players", f"must be an integer from {MIN_SEATS} to {MAX_SEATS}")
         if self.first_seat not in seat_names(self):
             raise ConfigError("first_seat", f"must be one of {', '.join(seat_names(self))}")
         if self.initial_peek not in ("near", "choose"):
             raise ConfigError("initial_peek", "must be 'near' or 'choose'")
-        if self.caller_penalty < 0:
-            raise ConfigError("caller_penalty", "must not be negative")
-        if self.target_score < 1:
-            raise ConfigError("target_score", "must be at least 1")
+        # Generous where the seed is silent: a penalty up to 100 times the default, and a
+        # target up to 10**6, which no match reaches (bench/longmatch.py plays such endless matches).
+        if not 0 <= self.caller_penalty <= 1000:
+            raise ConfigError("caller_penalty", "must be an integer from 0 to 1000")
+        if not 1 <= self.target_score <= 1_000_000:
+            raise ConfigError("target_score", "must be an integer from 1 to 1000000")
 
 
 def seat_names(config: Config) -> list[str]:

@@ -138,9 +138,38 @@ class _Builder:
         evolve(self.work, event)
 
 
+def shown_card(card: str) -> dict:
+    """The secret of a card shown to one seat (drawn or peeked at): its id and face."""
+    return {"card": card, "face": FACE[card]}
+
+
+def peeked_cards(state: dict, seat: str, slots: list[int]) -> dict:
+    """The secret of an initial peek: the cards in those slots of the seat's grid."""
+    return {"cards": [{"slot": s, **shown_card(state["grids"][seat][s])} for s in slots]}
+
+
+def dealt_grids(state: dict, permutation: list[int]) -> dict:
+    """The secret of a deal beside its shuffle: the grids that shuffle deals."""
+    return {"grids": deal_layout(permutation, state["seats"])[0]}
+
+
+def reshuffled_draw_pile(state: dict, permutation: list[int]) -> dict:
+    """The secret of a reshuffle beside its shuffle: the draw pile it makes of the discard pile."""
+    return {"draw_pile": reshuffled_pile(state["discard"], permutation)}
+
+
+def top_card(state: dict) -> dict:
+    """The secret of a draw: the top card of the draw pile."""
+    return shown_card(state["draw_pile"][0])
+
+
+def peeked_card(state: dict, target: str, slot: int) -> dict:
+    """The secret of an ability's peek: the card in that slot of the target's grid."""
+    return shown_card(state["grids"][target][slot])
+
+
 def _peek_event(state: dict, seat: str, slots: list[int]) -> Event:
-    cards = [{"slot": s, "card": state["grids"][seat][s], "face": FACE[state["grids"][seat][s]]} for s in slots]
-    return Event("InitialCardsPeeked", {"seat": seat, "slots": slots}, {"cards": cards}, (seat,))
+    return Event("InitialCardsPeeked", {"seat": seat, "slots": slots}, peeked_cards(state, seat, slots), (seat,))
 
 
 def _discard_started(state: dict) -> Event:
@@ -151,11 +180,10 @@ def _discard_started(state: dict) -> Event:
 def _deal_round(b: _Builder, chance) -> None:
     w = b.work
     drawn = chance.permutation("deal", len(FACE))
-    grids, pile = deal_layout(drawn.result, w["seats"])
     round_no = w["round"] + 1
     public = {"round": round_no, "first_seat": round_first_seat(w, round_no), "cards_per_seat": GRID_SLOTS,
-              "draw_pile": len(pile)}
-    b.emit(chance_event("RoundDealt", drawn, public, hidden_from_all_but=(), secret={"grids": grids}))
+              "draw_pile": len(FACE) - GRID_SLOTS * len(w["seats"])}
+    b.emit(chance_event("RoundDealt", drawn, public, hidden_from_all_but=(), secret=dealt_grids(w, drawn.result)))
     if w["config"]["initial_peek"] == "near":
         for seat in w["seats"]:
             b.emit(_peek_event(w, seat, list(NEAR_ROW)))
@@ -204,12 +232,10 @@ def _turn_events(b: _Builder, seat: str, command: Command, chance) -> None:
     elif isinstance(command, DrawCard):
         if not w["draw_pile"]:
             drawn = chance.permutation("reshuffle", len(w["discard"]) - 1)
-            pile = reshuffled_pile(w["discard"], drawn.result)
-            b.emit(chance_event("DrawPileReshuffled", drawn, {"round": w["round"], "cards": len(pile)},
-                                hidden_from_all_but=(), secret={"draw_pile": pile}))
-        card = w["draw_pile"][0]
-        b.emit(Event("CardDrawn", {"seat": seat, "draw_pile": len(w["draw_pile"]) - 1},
-                     {"card": card, "face": FACE[card]}, (seat,)))
+            secret = reshuffled_draw_pile(w, drawn.result)
+            b.emit(chance_event("DrawPileReshuffled", drawn, {"round": w["round"], "cards": len(secret["draw_pile"])},
+                                hidden_from_all_but=(), secret=secret))
+        b.emit(Event("CardDrawn", {"seat": seat, "draw_pile": len(w["draw_pile"]) - 1}, top_card(w), (seat,)))
     elif isinstance(command, SwapDrawnCard):
         old = w["grids"][seat][command.slot]
         b.emit(Event("DrawnCardSwapped", {"seat": seat, "slot": command.slot, "discarded": _discarded(w, old)}))
@@ -224,10 +250,9 @@ def _turn_events(b: _Builder, seat: str, command: Command, chance) -> None:
                                     "delta": delta, "tokens": w["tokens"].get(card, 0) + delta}))
     elif isinstance(command, (PeekOtherCard, PeekOwnCard)):
         target = command.seat if isinstance(command, PeekOtherCard) else seat
-        card = w["grids"][target][command.slot]
         b.emit(Event("CardPeeked", {"seat": seat, "target_seat": target, "slot": command.slot,
                                     "ability": w["pending_ability"]["face"]},
-                     {"card": card, "face": FACE[card]}, (seat,)))
+                     peeked_card(w, target, command.slot), (seat,)))
     elif isinstance(command, BlindSwap):
         b.emit(Event("CardsBlindSwapped", {"seat": seat, "slot": command.slot, "other_seat": command.other_seat,
                                            "other_slot": command.other_slot}))
@@ -318,6 +343,25 @@ def outcome(state: dict) -> dict | None:
     best = min(scores.values())
     return {"winners": [s for s in state["seats"] if scores[s] == best], "reason": "target_score",
             "scores": dict(scores), "rounds": state["round"]}
+
+
+def derived_secret(state: dict, event: Event) -> dict | None:
+    """What the replayed state and the recorded shuffles fix of an event's secret; None when it has none."""
+    # Every secret of this game is fixed so: the cards are wherever the deal and reshuffles put
+    # them, and the seats choose only slots, which are public. The chance results themselves are
+    # re-derived from the seed by the verifier.
+    secret, public = event.secret or {}, event.public
+    if event.kind == "RoundDealt":
+        return dealt_grids(state, secret["chance_result"])
+    if event.kind == "DrawPileReshuffled":
+        return reshuffled_draw_pile(state, secret["chance_result"])
+    if event.kind == "InitialCardsPeeked":
+        return peeked_cards(state, public["seat"], public["slots"])
+    if event.kind == "CardDrawn":
+        return top_card(state)
+    if event.kind == "CardPeeked":
+        return peeked_card(state, public["target_seat"], public["slot"])
+    return None
 
 
 def readjudicate(state: dict, event: Event) -> dict:

@@ -17,7 +17,7 @@ from .commands import (COMMANDS, Accept, AssignPowers, CallBluff, ChooseLoss, Cl
                        MovePiece, Reassign, Resign)
 from .flow import SEATS
 from .bluffs import readjudicate
-from .rules import decide, legal_commands, to_act
+from .rules import decide, derived_secret, legal_commands, to_act
 from .state import evolve
 from .state import initial_state as _initial_state
 from .view import view
@@ -51,7 +51,7 @@ class Config:
         if self.player_powers:
             raise ConfigError("player_powers", "the Player Powers variant is not supported")
         if self.players != 2:
-            raise ConfigError("players", "only two players are supported")
+            raise ConfigError("players", "must be 2 (range 2 to 2): only two players are supported")
 
 
 def seat_names(config: Config) -> list[str]:
@@ -113,7 +113,7 @@ def outcome(state: dict) -> dict | None:
 
 __all__ = [
     "RULESET_ID", "Config", "COMMANDS", "seat_names", "initial_state", "setup", "decide", "evolve",
-    "legal_commands", "to_act", "outcome", "view", "readjudicate",
+    "legal_commands", "to_act", "outcome", "view", "readjudicate", "derived_secret",
     "AssignPowers", "MovePiece", "Detect", "Accept", "CallBluff", "ClaimMoat", "ClaimKamikaze", "ChooseLoss",
     "Reassign", "Resign",
 ]

@@ -80,8 +80,7 @@ def rule_call(state: dict, caller: str, claim: str, chance) -> list[Event]:
         "claim_version": target["version"], "claimant": claimant, "piece": piece, "power": claim, "subject": subject,
         "caller": caller, "call_version": call_version, "verdict": "true" if true else "false",
         "consequences": consequences, "evidence_version": evidence,
-    }}, secret={"held": dict(record), "assignment": {p: dict(state["powers"][p]) for p in pieces_of(claimant)}},
-        audience=(), opens=(evidence,))
+    }}, secret=ruling_truth(state, claim), audience=(), opens=(evidence,))
     events = [ruling]
     if true and subject == "detect":
         events.append(detection(state, state["pending"]))
@@ -95,12 +94,24 @@ def rule_call(state: dict, caller: str, claim: str, chance) -> list[Event]:
     return events
 
 
+def ruling_truth(state: dict, claim: str) -> dict:
+    """The secret of a ruling on `claim`: what the claimed piece held and the claimant's whole assignment."""
+    target = called_claim(state, claim)
+    return {"held": dict(state["powers"][target["piece"]]),
+            "assignment": {p: dict(state["powers"][p]) for p in pieces_of(target["seat"])}}
+
+
+def detected_powers(state: dict, target: str) -> dict:
+    """The secret of a detect that stands: the target piece's current powers."""
+    return {"target": target, "powers": dict(state["powers"][target])}
+
+
 def detection(state: dict, pending: dict) -> Event:
     """The private result of a detect that stands: the target's current powers, for the detecting seat."""
     target = pending["target"]
     return Event("PowersDetected", {"seat": pending["seat"], "piece": pending["piece"], "target": target,
                                     "detect_version": pending["version"]},
-                 secret={"target": target, "powers": dict(state["powers"][target])}, audience=(pending["seat"],))
+                 secret=detected_powers(state, target), audience=(pending["seat"],))
 
 
 def apply_ruling(state: dict, event: Event) -> dict:

@@ -12,7 +12,7 @@ from functools import cache
 from domain.ruleset import Event, RuleViolation
 
 from . import board as geo
-from .bluffs import detection, rule_call
+from .bluffs import detected_powers, detection, rule_call, ruling_truth
 from .commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze, ClaimMoat, Detect, MovePiece,
                        Reassign, Resign)
 from .flow import SEATS, on_board, opponent, pieces_of, seat_of
@@ -195,9 +195,7 @@ def _assign(state, seat, command, chance):
     dice = state["dice"][seat]
     record = check_assignment(pieces_of(seat), dict(command.powers), state["config"]["power_mode"],
                               faces(dice) if dice else None)
-    secret = {"assignment": record}
-    if dice:
-        secret["dice"] = {"movement": list(dice["movement"]), "action": list(dice["action"])}
+    secret = {"assignment": record, **rolled_dice(state, seat)}
     return [Event("PowersAssigned", {"seat": seat, "power_mode": state["config"]["power_mode"]}, secret, (seat,))]
 
 
@@ -254,8 +252,7 @@ def _choose_loss(state, seat, command, chance):
 def _reassign(state, seat, command, chance):
     check_reassign(state, seat, command.power, command.piece)
     kind = state["step"]["type"]
-    assignment = {p: dict(state["powers"][p]) for p in pieces_of(seat)}
-    assignment[command.piece][kind] = command.power
+    assignment = reassigned(state, command.piece, command.power)["assignment"]
     followup = {"call_version": state["step"]["call_version"], "power_type": kind,
                 "replaces_assignment_version": state["assignment_version"][seat]}
     return [Event("PowerReassigned", {"seat": seat, "power_type": kind, "bluff_call_followup": followup},
@@ -264,6 +261,40 @@ def _reassign(state, seat, command, chance):
 
 _DECIDERS = {AssignPowers: _assign, MovePiece: _move, Detect: _detect, Accept: _accept, CallBluff: _call,
              ClaimMoat: _claim_moat, ClaimKamikaze: _claim_kamikaze, ChooseLoss: _choose_loss, Reassign: _reassign}
+
+
+# ---- secrets fixed by the state (what the verifier re-derives) ------------------------------
+
+def rolled_dice(state: dict, seat: str) -> dict:
+    """The part of an assignment's secret restating the seat's rolled power dice ({} in select mode)."""
+    dice = state["dice"][seat]
+    if not dice:
+        return {}
+    return {"dice": {"movement": list(dice["movement"]), "action": list(dice["action"])}}
+
+
+def reassigned(state: dict, piece: str, power: str) -> dict:
+    """The part of a reassignment's secret restating the seat's whole assignment with the new power."""
+    step = state["step"]
+    assignment = {p: dict(state["powers"][p]) for p in pieces_of(step["seat"])}
+    assignment[piece][step["type"]] = power
+    return {"assignment": assignment}
+
+
+def derived_secret(state: dict, event: Event) -> dict | None:
+    """What the replayed hidden powers and dice fix of an event's secret; None when nothing is fixed."""
+    # Die rolls hold only their chance result (re-derived from the seed by the verifier); which
+    # power goes on which piece, at assignment or reassignment, is the seat's own choice.
+    public, secret = event.public, event.secret or {}
+    if event.kind == "PowersAssigned":
+        return rolled_dice(state, public["seat"]) or None
+    if event.kind == "PowerReassigned":
+        return reassigned(state, secret["piece"], secret["power"])
+    if event.kind == "BluffRuled":
+        return ruling_truth(state, public["bluff_call"]["power"])
+    if event.kind == "PowersDetected":
+        return detected_powers(state, public["target"])
+    return None
 
 
 # ---- legal_commands ------------------------------------------------------------------------
