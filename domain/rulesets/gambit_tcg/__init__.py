@@ -20,6 +20,8 @@ from domain.ruleset import ConfigError, Event, chance_event
 from .cards import CARDS, DECKS, DECK_SIZE, OPENING_HAND, SEATS, STARTING_LIFE, deck_problem
 from .commands import (COMMANDS, ActivateTrap, AssignBlockers, DeclareAttack, Energize, EndPhase, Pass, PlayCard,
                        SetCard)
+from .effects import readjudicate
+from .hidden import deck_secret, derived_secret
 from .phases import Script
 from .rules import decide, legal_commands, to_act
 from .state import evolve
@@ -43,7 +45,7 @@ class Config:
     def validate(self) -> None:
         """Raise ConfigError for a value this ruleset cannot play."""
         if not 2 <= self.turn_limit <= 1000:
-            raise ConfigError("turn_limit", "must be between 2 and 1000")
+            raise ConfigError("turn_limit", "must be an integer from 2 to 1000")
 
 
 def seat_names(config: Config) -> list[str]:
@@ -85,7 +87,7 @@ def setup(config: Config, seats: list[str], chance, seat_options: dict | None = 
     script = Script(_initial_state(config, seats))
     for seat in seats:
         script.emit("DeckRegistered", {"seat": seat, "size": DECK_SIZE},
-                    secret={"deck": options[seat]["deck"], "cards": list(options[seat]["deck_list"])}, audience=(seat,))
+                    secret=deck_secret(options[seat]["deck"], options[seat]["deck_list"]), audience=(seat,))
         shuffled = chance_event("DeckShuffled", chance.permutation(f"shuffle/{seat}", DECK_SIZE), {"seat": seat},
                                 hidden_from_all_but=())
         script.emit(shuffled.kind, shuffled.public, shuffled.secret, shuffled.audience)
@@ -109,6 +111,6 @@ def outcome(state: dict) -> dict | None:
 
 __all__ = [
     "RULESET_ID", "Config", "COMMANDS", "seat_names", "initial_state", "setup", "decide", "evolve",
-    "legal_commands", "to_act", "outcome", "view", "join_options",
+    "legal_commands", "to_act", "outcome", "view", "join_options", "derived_secret", "readjudicate",
     "SetCard", "Energize", "PlayCard", "ActivateTrap", "EndPhase", "DeclareAttack", "AssignBlockers", "Pass",
 ]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import itertools
 
-from domain.ruleset import RuleViolation
+from domain.ruleset import Event, RuleViolation
 
 from .cards import CARDS, EFFECT_PARAMS, TYPES
+from .hidden import opened_secret
 from .state import find_set, find_unit
 
 CHOICE_FIELDS = ("target", "reveal", "declared_type", "sacrifice", "target_player")
@@ -175,6 +176,45 @@ def resolve(script, seat: str, instance: str, choices: dict, effects: list[dict]
         _RESOLVERS[effect["do"]](script, seat, instance, effect, choices, play_version)
 
 
+def returns_to_hand(effect: dict, target_type: str) -> bool:
+    """Whether a Reveal sends the revealed card back to its owner's hand (Unmasking Light on a trap)."""
+    return effect.get("return_if_type") == target_type
+
+
+def type_call_ruling(state: dict, effect: dict, target: str, declared_type: str) -> dict:
+    """What the rules make of a declared type before a Reveal: the verdict, evidence and consequences."""
+    owner, entry = find_set(state, target)
+    target_id = state["cards"][target]
+    target_type = CARDS[target_id]["type"]
+    right = declared_type == target_type
+    return {
+        "claim_version": entry["set_version"], "claimant": owner, "verdict": "true" if right else "false",
+        "actual_type": target_type, "card": target, "card_id": target_id, "evidence_version": entry["set_version"],
+        "consequences": {"life_gained": effect.get("life_if_right", 0) if right else 0, "revealed": target,
+                         "returned_to_hand": returns_to_hand(effect, target_type)},
+    }
+
+
+def _declaring_reveal(effects: list[dict]) -> dict | None:
+    """The Reveal effect that asks for a declared type, among `effects` and what they lead to."""
+    for effect in effects:
+        if effect["do"] == "reveal" and effect.get("declare_type"):
+            return effect
+        found = _declaring_reveal(effect.get("then", []))
+        if found is not None:
+            return found
+    return None
+
+
+def readjudicate(state: dict, event: Event) -> dict:
+    """The ruling the rules give for a recorded type call, from the set card in `state` (for a verifier)."""
+    call = event.public["bluff_call"]
+    effect = _declaring_reveal(CARDS[state["cards"][call["source"]]]["effects"])
+    if effect is None:
+        raise ValueError(f"{call['source']!r} declares no type")
+    return type_call_ruling(state, effect, call["card"], call["declared_type"])
+
+
 def _reveal(script, seat, instance, effect, choices, play_version):
     target = choices.get("reveal")
     state = script.state
@@ -183,22 +223,14 @@ def _reveal(script, seat, instance, effect, choices, play_version):
         return
     target_id = state["cards"][target]
     target_type = CARDS[target_id]["type"]
-    returned = effect.get("return_if_type") == target_type
     public = {"seat": seat, "source": instance, "owner": owner, "card": target, "id": target_id, "type": target_type,
               "window": entry["window"] if target_type == "trap" else None, "set_version": entry["set_version"],
-              "returned_to_hand": returned}
+              "returned_to_hand": returns_to_hand(effect, target_type)}
     if effect.get("declare_type"):
-        right = choices["declared_type"] == target_type
-        gained = effect.get("life_if_right", 0) if right else 0
-        public["bluff_call"] = {
-            "claim_version": entry["set_version"], "claimant": owner, "caller": seat, "call_version": play_version,
-            "verdict": "true" if right else "false", "declared_type": choices["declared_type"],
-            "actual_type": target_type, "card": target, "card_id": target_id, "source": instance,
-            "evidence_version": entry["set_version"],
-            "consequences": {"life_gained": gained, "revealed": target, "returned_to_hand": returned},
-        }
-    script.emit("SetCardRevealed", public, secret={"card": target, "id": target_id, "window": entry["window"]},
-                audience=(), opens=(entry["set_version"],))
+        public["bluff_call"] = {"caller": seat, "call_version": play_version, "declared_type": choices["declared_type"],
+                                "source": instance, **type_call_ruling(state, effect, target, choices["declared_type"])}
+    script.emit("SetCardRevealed", public, secret=opened_secret(state, target), audience=(),
+                opens=(entry["set_version"],))
 
 
 def pay_sacrifice_costs(script, seat: str, instance: str, choices: dict) -> None:

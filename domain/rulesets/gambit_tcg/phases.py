@@ -11,6 +11,7 @@ from domain.ruleset import Event
 
 from .cards import CARDS, MAX_HAND, PHASES, TRAP_IDS, energy_value
 from .effects import combine, keywords, lethal_units
+from .hidden import drawn_secret
 from .state import evolve, fast_copy, opponent
 
 
@@ -44,7 +45,7 @@ class Script:
         if drawn:
             self.emit("CardsDrawn", {"seat": seat, "cards": list(drawn), "reason": reason,
                                      "deck_size": len(deck) - len(drawn)},
-                      secret={"ids": {c: self.state["cards"][c] for c in drawn}}, audience=(seat,))
+                      secret=drawn_secret(self.state, seat, count), audience=(seat,))
         if len(drawn) < count:
             self.emit("SeatLost", {"seats": [seat], "reason": "deck_out"})
 

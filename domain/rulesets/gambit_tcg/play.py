@@ -11,6 +11,7 @@ from domain.ruleset import RuleViolation
 
 from .cards import CARDS, ENERGY_CAP, UNIT_CAP, energy_value
 from .effects import check_choices, pay_sacrifice_costs, play_cost, resolve
+from .hidden import opened_secret
 from .phases import Script, open_window
 from .state import find_set, find_unit, opponent
 
@@ -161,7 +162,7 @@ def play_card(script: Script, seat: str, card: str, choices: dict, energy: tuple
         public["replaced"] = {"card": old["card"], "id": state["cards"][old["card"]], "owner": old["owner"]}
     face_down = entry is not None and not entry["revealed"]
     opens = (entry["set_version"],) if face_down else ()
-    secret = {"card": card, "id": card_id, "window": entry["window"]} if face_down else None
+    secret = opened_secret(state, card) if face_down else None
     version = script.emit("CardPlayed", public, secret=secret, audience=() if face_down else None,
                           opens=opens)
     if kind == "unit":

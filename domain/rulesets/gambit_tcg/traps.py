@@ -15,6 +15,7 @@ from domain.ruleset import RuleViolation
 
 from .cards import CARDS, SET_CAP, WINDOWS
 from .effects import check_choices, play_cost, resolve
+from .hidden import opened_secret, set_secret
 from .phases import Script, after_response
 from .play import paid_record
 from .state import find_set, ready_turn
@@ -36,12 +37,10 @@ def check_set(state: dict, seat: str, card: str, window: str | None) -> None:
 def set_card(script: Script, seat: str, card: str, window: str | None, free: bool = False) -> None:
     """Set a card face down: public that a card was set, secret what it is and its window."""
     state = script.state
-    card_id = state["cards"][card]
     turn = state["turn"]
     script.emit("CardSet", {"seat": seat, "card": card, "set_turn": turn, "ready_turn": ready_turn(turn, seat),
                             "free": free},
-                secret={"card": card, "id": card_id, "type": CARDS[card_id]["type"], "window": window},
-                audience=(seat,))
+                secret=set_secret(state, card, window), audience=(seat,))
 
 
 def check_activation(state: dict, seat: str, card: str, choices: dict, acting: list[str]) -> tuple[dict, int]:
@@ -73,8 +72,8 @@ def activate_trap(script: Script, seat: str, card: str, choices: dict, energy: t
               "set_turn": entry["set_turn"], "turn": state["turn"], "on_turn_of": state["active"], "cost": cost,
               "paid": paid_record(state, energy, discard),
               "choices": {k: v for k, v in choices.items() if v is not None}}
-    version = script.emit("TrapActivated", public, secret={"card": card, "id": card_id, "window": entry["window"]},
-                          audience=(), opens=(entry["set_version"],))
+    version = script.emit("TrapActivated", public, secret=opened_secret(state, card), audience=(),
+                          opens=(entry["set_version"],))
     resolve(script, seat, card, choices, play_version=version)
     script.settle()
     after_response(script, seat)

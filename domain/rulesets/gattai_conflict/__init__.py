@@ -32,7 +32,8 @@ from .commands import (
     DiscardToMax, Escalate, FlipCard, GiveCards, NameComplication, PickBoon, PlayCard, PlayThreshold, RecordTrigger,
     ResolveTrigger, ReturnCards, RevealInitiative, Rumble, SealInitiative, SpendOmen, ThreatAssist, seat_names,
 )
-from .flow import decide, legal_commands, outcome, setup, to_act
+from .flow import decide, legal_commands, outcome, readjudicate, setup, to_act
+from .hidden import derived_secret
 from .state import evolve, initial_state
 from .view import view
 
@@ -40,6 +41,6 @@ __all__ = [
     "ALL_CARDS", "COACH", "COMMANDS", "RULESET_ID", "AnswerQuestion", "Assist", "Block", "ChooseOutcome", "Concede",
     "Config", "Counter", "DiscardToMax", "Escalate", "FlipCard", "GiveCards", "NameComplication", "PickBoon",
     "PlayCard", "PlayThreshold", "RecordTrigger", "ResolveTrigger", "ReturnCards", "RevealInitiative", "Rumble",
-    "SealInitiative", "SpendOmen", "ThreatAssist", "decide", "deck_cards", "evolve", "initial_state", "legal_commands", "outcome",
-    "seat_names", "setup", "to_act", "view",
+    "SealInitiative", "SpendOmen", "ThreatAssist", "decide", "deck_cards", "derived_secret", "evolve", "initial_state",
+    "legal_commands", "outcome", "readjudicate", "seat_names", "setup", "to_act", "view",
 ]

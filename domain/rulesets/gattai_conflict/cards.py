@@ -152,6 +152,11 @@ def shuffle(sim, deck: str, reason: str) -> None:
     sim.emit_chance("DeckShuffled", drawn, {"deck": deck, "reason": reason, "size": n})
 
 
+def drawn_secret(state: dict, deck: str, count: int) -> dict:
+    """A CardsDrawn / ThreatStackDealt secret: the top `count` cards of the deck."""
+    return {"cards": list(state["decks"][deck]["draw"][:count])}
+
+
 def draw_cards(sim, seat: str, deck: str, count: int, why: str, threat: str | None = None) -> int:
     """Draw `count` cards into a hand (or onto a Threat's stack), setting out Omens on the way.
 
@@ -166,11 +171,10 @@ def draw_cards(sim, seat: str, deck: str, count: int, why: str, threat: str | No
             run += 1
         if run == 0:
             break
-        cards = top[:run]
         public = {"seat": seat, "deck": deck, "count": run, "why": why}
         if threat is not None:
             public["threat"] = threat
-        sim.emit("ThreatStackDealt" if threat else "CardsDrawn", public, {"cards": list(cards)}, (seat,))
+        sim.emit("ThreatStackDealt" if threat else "CardsDrawn", public, drawn_secret(sim.state, deck, run), (seat,))
         drawn += run
     settle(sim, deck)
     return drawn

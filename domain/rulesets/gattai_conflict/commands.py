@@ -65,21 +65,21 @@ class Config:
             if full["charges"] > full["charges_max"]:
                 raise ConfigError("pilots", f"{seat}.charges exceeds charges_max")
         if not 1 <= self.harmony <= 7:
-            raise ConfigError("harmony", "must be 1 (Red) .. 7 (Violet)")
+            raise ConfigError("harmony", "must be an integer from 1 (Red) to 7 (Violet)")
         if not 1 <= self.crisis_tier <= 5:
-            raise ConfigError("crisis_tier", "must be 1..5")
+            raise ConfigError("crisis_tier", "must be an integer from 1 to 5")
         if not 1 <= len(self.threats) <= MAX_THREATS:
             raise ConfigError("threats", f"must list 1..{MAX_THREATS} threats")
         for name, rating in self.threats.items():
             if not 1 <= len(name) <= 40:
                 raise ConfigError("threats", "a threat's name must be 1..40 characters")
             if not 1 <= rating <= 10:
-                raise ConfigError("threats", f"{name}: rating must be 1..10")
+                raise ConfigError("threats", f"{name}: rating must be an integer from 1 to 10")
         for name, count in self.threat_stacks.items():
             if name not in self.threats:
                 raise ConfigError("threat_stacks", f"{name!r} is not one of the threats")
             if not 0 <= count <= MAX_STACK:
-                raise ConfigError("threat_stacks", f"{name}: 0..{MAX_STACK} cards")
+                raise ConfigError("threat_stacks", f"{name}: must be an integer from 0 to {MAX_STACK} (cards)")
         if self.started_by not in ("pilots", "coach"):
             raise ConfigError("started_by", "must be 'pilots' or 'coach'")
         if self.commander not in self.pilots:

@@ -204,6 +204,16 @@ def record_trigger(sim, seat: str, cmd: RecordTrigger) -> None:
     sim.emit("TriggerFired", {"fired": trigger(cmd.trigger, cmd.target, seat, "story")})
 
 
+def readjudicate(state: dict, event: Event) -> dict:
+    """The bluff call the rules give for a recorded reveal of a sealed play, from the hidden state in `state`."""
+    if event.kind == "ThresholdRevealed":
+        return gambit.threshold_call(state, event.version)
+    if event.kind == "InitiativeRevealed":
+        return throwdown.initiative_call(state, event.public["seat"], event.public["bluff_call"]["caller"],
+                                         event.version)
+    raise ValueError(f"a {event.kind} is not a ruling of this ruleset")
+
+
 def begin_cleanup(sim) -> None:
     """Every seat draws up to its max hand; who holds more must discard down."""
     state = sim.state

@@ -22,7 +22,8 @@ from domain.ruleset import RuleViolation
 
 from . import cards as C
 from .commands import COACH, ChooseOutcome, FlipCard, NameComplication, PickBoon, PlayCard, PlayThreshold
-from .state import mark_revealed, place_sealed
+from .hidden import sealed_secret
+from .state import mark_revealed, place_sealed, sealed_verdict
 from .team import trigger
 
 OUTCOMES = ("yes_and", "yes_but", "no_but", "no_and")
@@ -71,7 +72,7 @@ def play_threshold(sim, seat: str, cmd: PlayThreshold) -> None:
             raise RuleViolation("deck_empty", "the Coach Deck and its Trash are empty")
     else:
         raise RuleViolation("unknown_source", "source must be 'hand' or 'deck'")
-    sim.emit("ThresholdSealed", {"seat": COACH, "source": cmd.source}, {"card": card, "source": cmd.source}, (COACH,))
+    sim.emit("ThresholdSealed", {"seat": COACH, "source": cmd.source}, sealed_secret(card, cmd.source), (COACH,))
 
 
 def play_card(sim, seat: str, cmd: PlayCard) -> None:
@@ -79,7 +80,7 @@ def play_card(sim, seat: str, cmd: PlayCard) -> None:
     if cmd.card not in sim.state["hands"][seat]:
         raise RuleViolation("card_not_in_hand", f"{cmd.card!r} is not in your hand")
     sim.emit("PilotCardPlayed", {"seat": seat, "card": cmd.card, "source": "hand"})
-    _reveal(sim, seat)
+    _reveal(sim)
 
 
 def flip_card(sim, seat: str, cmd: FlipCard) -> None:
@@ -89,22 +90,29 @@ def flip_card(sim, seat: str, cmd: FlipCard) -> None:
         raise RuleViolation("deck_empty", "the Pilot Deck and its Trash are empty")
     sim.emit("PilotCardPlayed", {"seat": seat, "card": card, "source": "deck"})
     C.settle(sim, "pilot")
-    _reveal(sim, seat)
+    _reveal(sim)
 
 
-def _reveal(sim, caller: str) -> None:
-    state = sim.state
+def threshold_call(state: dict, call_version: int) -> dict:
+    """The bluff call the reveal of the sealed Threshold makes, once the pilot's card is on the table.
+
+    The pilot's play is the call (only the Gambit's pilot plays); the verdict is whether the
+    Threshold came from where the Coach claimed, and the consequence is whether the pilot is higher.
+    """
     g = state["gambit"]
     sealed = next(e for e in state["sealed"] if e["version"] == g["threshold_version"])
     higher = C.gambit_beats(g["pilot_card"], sealed["card"])
-    call = {
-        "claim_version": sealed["version"], "claimant": COACH, "caller": caller, "call_version": sim.next_version,
-        "verdict": "true" if sealed["origin"] == sealed["source"] else "false", "kind": "threshold",
-        "card": sealed["card"], "source": sealed["source"],
+    return {
+        "claim_version": sealed["version"], "claimant": COACH, "caller": g["pilot"], "call_version": call_version,
+        "verdict": sealed_verdict(sealed), "kind": "threshold", "card": sealed["card"], "source": sealed["source"],
         "consequences": {"pilot_card": g["pilot_card"], "pilot_higher": higher},
     }
-    sim.emit("ThresholdRevealed", {"seat": COACH, "card": sealed["card"], "bluff_call": call},
-             opens=(sealed["version"],))
+
+
+def _reveal(sim) -> None:
+    call = threshold_call(sim.state, sim.next_version)
+    sim.emit("ThresholdRevealed", {"seat": COACH, "card": call["card"], "bluff_call": call},
+             opens=(call["claim_version"],))
 
 
 def choose_outcome(sim, seat: str, cmd: ChooseOutcome) -> None:

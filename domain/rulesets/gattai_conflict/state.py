@@ -168,6 +168,11 @@ def place_sealed(state: dict, ev: Event, kind: str) -> None:
                             "origin": origin, "reveal_version": None})
 
 
+def sealed_verdict(entry: dict) -> str:
+    """A sealed play's bluff verdict: "true" when the card came from where its seat claimed."""
+    return "true" if entry["origin"] == entry["source"] else "false"
+
+
 def mark_revealed(state: dict, ev: Event) -> None:
     """Mark a sealed play revealed by the event carrying its bluff call, and turn its card face up."""
     call = ev.public["bluff_call"]

@@ -45,7 +45,8 @@ from .commands import (
     COACH, AnswerQuestion, Assist, Block, Concede, Counter, Escalate, GiveCards, ReturnCards, RevealInitiative, Rumble,
     SealInitiative, ThreatAssist,
 )
-from .state import other_side, side_of
+from .hidden import INITIATIVE_SOURCE, sealed_secret, stacks_secret
+from .state import other_side, sealed_verdict, side_of
 from .team import trigger
 
 MAX_LISTED = 60
@@ -167,24 +168,43 @@ def seal_initiative(sim, seat: str, cmd: SealInitiative) -> None:
     if state["throwdown"]["initiative"][side] is not None:
         raise RuleViolation("already_sealed", "your Initiative card is already sealed")
     _check_in_hand(state, seat, cmd.card)
-    sim.emit("InitiativeSealed", {"seat": seat}, {"card": cmd.card, "source": "hand"}, (seat,))
+    sim.emit("InitiativeSealed", {"seat": seat}, sealed_secret(cmd.card, INITIATIVE_SOURCE), (seat,))
+
+
+def initiative_entries(state: dict) -> list[dict]:
+    """The two sealed plays of this Initiative round, in the order they were sealed."""
+    sealed = state["throwdown"]["initiative"].values()
+    return sorted((e for e in state["sealed"] if e["version"] in sealed), key=lambda e: e["version"])
+
+
+def initiative_contest(state: dict) -> tuple[dict, str | None, bool]:
+    """(cards by side, winning side or None, identical) of the sealed Initiative cards: rank, then suit."""
+    cards = {side_of(e["seat"]): e["card"] for e in initiative_entries(state)}
+    pc, cc = cards["pilots"], cards["coach"]
+    identical = C.rank_then_suit(pc) == C.rank_then_suit(cc)
+    winner = None if identical else ("pilots" if C.rank_then_suit(pc) > C.rank_then_suit(cc) else "coach")
+    return cards, winner, identical
+
+
+def initiative_call(state: dict, seat: str, caller: str, call_version: int) -> dict:
+    """The bluff call the reveal of `seat`'s sealed Initiative card makes (either commander may call)."""
+    version = state["throwdown"]["initiative"][side_of(seat)]
+    entry = next(e for e in state["sealed"] if e["version"] == version)
+    _, winner, identical = initiative_contest(state)
+    return {"claim_version": entry["version"], "claimant": entry["seat"], "caller": caller,
+            "call_version": call_version, "verdict": sealed_verdict(entry), "kind": "initiative",
+            "card": entry["card"], "source": entry["source"],
+            "consequences": {"initiative_winner": winner, "identical": identical}}
 
 
 def reveal_initiative(sim, seat: str, cmd: RevealInitiative) -> None:
     """Both Initiative cards turn face up (each reveal opens its sealing); rank, then suit, wins."""
     state = sim.state
     td = state["throwdown"]
-    entries = sorted((e for e in state["sealed"] if e["version"] in td["initiative"].values()),
-                     key=lambda e: e["version"])
-    cards = {side_of(e["seat"]): e["card"] for e in entries}
+    cards, winner, identical = initiative_contest(state)
     pc, cc = cards["pilots"], cards["coach"]
-    identical = C.rank_then_suit(pc) == C.rank_then_suit(cc)
-    winner = None if identical else ("pilots" if C.rank_then_suit(pc) > C.rank_then_suit(cc) else "coach")
-    for e in entries:
-        call = {"claim_version": e["version"], "claimant": e["seat"], "caller": seat,
-                "call_version": sim.next_version, "verdict": "true" if e["origin"] == e["source"] else "false",
-                "kind": "initiative", "card": e["card"], "source": e["source"],
-                "consequences": {"initiative_winner": winner, "identical": identical}}
+    for e in initiative_entries(state):
+        call = initiative_call(sim.state, e["seat"], seat, sim.next_version)
         sim.emit("InitiativeRevealed", {"seat": e["seat"], "card": e["card"], "bluff_call": call},
                  opens=(e["version"],))
     if identical:
@@ -229,8 +249,8 @@ def answer_question(sim, seat: str, cmd: AnswerQuestion) -> None:
     C.draw_cards(sim, td["commander"], "pilot", draws, "bonus_draw")
     stacks = sim.state["stacks"]
     if any(stacks.values()):
-        sim.emit("ThreatStacksDrawn", {"counts": {t: len(c) for t, c in stacks.items()}},
-                 {"cards": [c for cards in stacks.values() for c in cards]}, (COACH,))
+        sim.emit("ThreatStacksDrawn", {"counts": {t: len(c) for t, c in stacks.items()}}, stacks_secret(sim.state),
+                 (COACH,))
 
 
 def _distinct_in_hand(state: dict, seat: str, cards: tuple[str, ...]) -> None:
