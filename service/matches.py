@@ -6,7 +6,9 @@ from flask import Blueprint, Response, jsonify, url_for
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
+from domain.errors import TournamentNotFound, UnknownTournament
 from projections.views import summary
+from service.auth import organizer_of
 from service.bodies import StrictString, load
 from service.context import choice_arg, gambit, int_arg, text_arg
 
@@ -58,6 +60,13 @@ class MatchCollection(MethodView):
         """Create a match of a ruleset; the config is validated and echoed with defaults."""
         body = load(CreateMatchBody())
         g = gambit()
+        if body["tournament_id"] is not None:
+            # Only the organizer adds matches to a tournament: its standings and dispute queue are theirs.
+            try:
+                tournament = g.matches.tournament(body["tournament_id"])
+            except TournamentNotFound:
+                raise UnknownTournament(f"no tournament {body['tournament_id']!r}") from None
+            organizer_of(tournament)
         match = g.matches.create_match(body["ruleset"], body["config"], body["tournament_id"])
         return summary_response(match, 201, {"Location": url_for("matches.match", match_id=match.match_id)})
 

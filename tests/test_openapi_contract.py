@@ -575,8 +575,11 @@ def test_tournament_disputes_and_bluff_calls_match_the_contract(api):
     assert api.get(f"/tournaments/{uuid.uuid4()}").get_json()["code"] == "tournament_not_found"
     assert api.post("/matches", json={"ruleset": "dragons-gambit", "tournament_id": str(uuid.uuid4())}
                     ).get_json()["code"] == "unknown_tournament"
+    stranger = {"ruleset": "dragons-gambit", "config": {"players": 2}, "tournament_id": tournament_id}
+    assert api.post("/matches", json=stranger).get_json()["code"] == "credentials_required"
+    assert api.post("/matches", json=stranger, headers=auth("not-the-key")).get_json()["code"] == "not_organizer"
     match = api.post("/matches", json={"ruleset": "dragons-gambit", "config": {"players": 2},
-                                       "tournament_id": tournament_id}).get_json()
+                                       "tournament_id": tournament_id}, headers=organizer).get_json()
     match_id, base = match["match_id"], f"/matches/{match['match_id']}"
     tokens = join_all(api, match)
 

@@ -180,13 +180,15 @@ def finished_match(server: LiveServer, ruleset: str, seed: int = 5) -> tuple[str
     return match["match_id"], tokens
 
 
-def active_match(server: LiveServer, ruleset: str, moves: int, seed: int = 7, tournament_id: str | None = None):
-    """An active match after `moves` random legal commands; returns (match id, tokens, rng)."""
+def active_match(server: LiveServer, ruleset: str, moves: int, seed: int = 7, tournament_id: str | None = None,
+                 organizer_key: str | None = None):
+    """An active match after `moves` random legal commands (in a tournament: created by its organizer);
+    returns (match id, tokens, rng)."""
     client = server.client
     body = {"ruleset": ruleset, "config": CONFIGS[ruleset]}
     if tournament_id:
         body["tournament_id"] = tournament_id
-    response = client.post("/matches", json=body)
+    response = client.post("/matches", json=body, headers=auth(organizer_key) if organizer_key else {})
     assert response.status_code == 201, response.get_json()
     match = response.get_json()
     tokens = join_all(client, match)

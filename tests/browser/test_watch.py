@@ -301,7 +301,8 @@ def test_a_seat_token_in_the_fragment_shows_that_seats_view_and_goes_only_in_the
 def test_an_organizer_key_typed_into_the_form_shows_everything_and_spectate_goes_back(page, live_server):
     created = live_server.client.post("/tournaments", json={"name": "Browser Cup"}).get_json()
     key = created["organizer_key"]
-    match_id, _, _ = active_match(live_server, "dragons-gambit", moves=6, tournament_id=created["tournament_id"])
+    match_id, _, _ = active_match(live_server, "dragons-gambit", moves=6, tournament_id=created["tournament_id"],
+                                 organizer_key=key)
     version = latest_version(live_server, match_id)
     open_watch(page, live_server, match_id)
     assert shown_view(page)["viewer"] == "spectator"

@@ -28,7 +28,8 @@ def test_a_whole_tournament_is_exported_disputed_and_verified_from_the_shell(tmp
     tid, key = tournament["tournament_id"], tournament["organizer_key"]
     for seed in (1, 2):
         match = client.post("/matches", json={"ruleset": "dragons-gambit", "tournament_id": tid,
-                                              "config": {"players": 3, "target_score": 30}}).get_json()
+                                              "config": {"players": 3, "target_score": 30}},
+                            headers=auth(key)).get_json()
         tokens = join_all(client, match)
         play_to_end(client, match["match_id"], tokens, random.Random(seed))
     call = client.get(f"/matches/{match['match_id']}/audit/bluffs").get_json()["calls"][0]
@@ -48,8 +49,10 @@ def test_a_whole_tournament_is_exported_disputed_and_verified_from_the_shell(tmp
     assert verified.stdout.count("VERIFIED") == 2
     assert "verdict" in verified.stdout and "DisputeRuled" in verified.stdout
 
-    as_json = _gambit("verify", str(tmp_path / "exports"), "--json", env=env)
-    assert json.loads(as_json.stdout)["ok"] is True
+    as_json = _gambit("verify", str(tmp_path / "exports"), "--json", "--key", str(tmp_path / "key.json"), env=env)
+    assert json.loads(as_json.stdout)["ok"] is True and json.loads(as_json.stdout)["verdict"] == "VERIFIED"
+    unsigned = _gambit("verify", str(tmp_path / "exports"), "--json", env=env)
+    assert unsigned.returncode == 3 and json.loads(unsigned.stdout)["verdict"] == "UNSIGNED"
 
     victim = sorted((tmp_path / "exports").glob("*.ndjson"))[0]
     lines = victim.read_text().splitlines()

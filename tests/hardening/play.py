@@ -32,12 +32,14 @@ def join_options(ruleset: str, seats: list[str], rng: random.Random) -> dict | N
     return {seat: {"deck": rng.choice(["dawn", "dusk"])} for seat in seats}
 
 
-def new_match(client, ruleset: str, rng: random.Random, tournament_id: str | None = None) -> tuple[str, dict]:
-    """Create a match of the ruleset and join every seat over HTTP; returns (match id, seat → token)."""
+def new_match(client, ruleset: str, rng: random.Random, tournament_id: str | None = None,
+              organizer_key: str | None = None) -> tuple[str, dict]:
+    """Create a match of the ruleset (in a tournament: as its organizer) and join every seat over HTTP;
+    returns (match id, seat → token)."""
     body = {"ruleset": ruleset, "config": CONFIGS[ruleset]}
     if tournament_id is not None:
         body["tournament_id"] = tournament_id
-    response = client.post("/matches", json=body)
+    response = client.post("/matches", json=body, headers=auth(organizer_key) if organizer_key else {})
     assert response.status_code == 201, response.get_json()
     match = response.get_json()
     seats = [s["seat"] for s in match["seats"]]

@@ -68,16 +68,19 @@ class World:
         self.organizer_key, self.foreign_key = home["organizer_key"], away["organizer_key"]
         self.tokens: dict[str, list[str]] = {}
         for ruleset in RULESETS:
-            opened = client.post("/matches", json={"ruleset": ruleset, "tournament_id": home["tournament_id"]}).get_json()
+            opened = client.post("/matches", json={"ruleset": ruleset, "tournament_id": home["tournament_id"]},
+                                 headers=auth(home["organizer_key"])).get_json()
             self.tokens[opened["match_id"]] = []
-            active, tokens = new_match(client, ruleset, rng, tournament_id=home["tournament_id"])
+            active, tokens = new_match(client, ruleset, rng, tournament_id=home["tournament_id"],
+                                       organizer_key=home["organizer_key"])
             advance(matches, active, rng, 6)
             self.tokens[active] = list(tokens.values())
             done, tokens = new_match(client, ruleset, rng)
             finish(matches, done, rng, tokens, client)
             self.tokens[done] = list(tokens.values())
         # A ruled Final Gambit call with a dispute on it, so dispute numbers and call versions exist.
-        disputed, tokens = new_match(client, "dragons-gambit", rng, tournament_id=home["tournament_id"])
+        disputed, tokens = new_match(client, "dragons-gambit", rng, tournament_id=home["tournament_id"],
+                                       organizer_key=home["organizer_key"])
         for _ in range(400):
             match = matches.match(disputed)
             if match.call_versions or match.status != "active":

@@ -79,14 +79,15 @@ class Ledger:
             self.failures += 1
 
 
-def _client(base: str, tournament_id: str, ledger: Ledger, stop: threading.Event, seed: int) -> None:
+def _client(base: str, tournament_id: str, organizer: str, ledger: Ledger, stop: threading.Event, seed: int) -> None:
     rng = random.Random(seed)
     current: tuple[str, dict] | None = None
     while not stop.is_set():
         try:
             if current is None:
                 status, match = call(base, "POST", "/matches", {"ruleset": "gambitz", "config": {"players": 2},
-                                                                  "tournament_id": tournament_id}, timeout=10)
+                                                                  "tournament_id": tournament_id},
+                                     token=organizer, timeout=10)
                 if status != 201:
                     ledger.note_failure(f"create {status}")
                     if status >= 500:
@@ -176,7 +177,7 @@ def test_a_worker_killed_mid_load_loses_no_acknowledged_command(store, tmp_path,
         before = worker_pids(process.pid)
         assert process.poll() is None and len(before) == 2, \
             f"the server did not start 2 workers ({before}):\n{_log_errors(process)}"
-        clients = [threading.Thread(target=_client, args=(base, tournament_id, ledger, stop, n), daemon=True)
+        clients = [threading.Thread(target=_client, args=(base, tournament_id, organizer, ledger, stop, n), daemon=True)
                    for n in range(CLIENTS)]
         for thread in clients:
             thread.start()

@@ -429,10 +429,11 @@ def test_no_viewer_receives_an_unrevealed_secret_on_any_endpoint(client, app, ru
     rng = random.Random(f"leak-hunt/{ruleset}")
     _, foreign_key = _tournament(client, "Elsewhere Cup")
     static_docs = [client.get("/rulesets").get_json(), *public_catalogue(ruleset)]
-    home, _ = _tournament(client, "Early Open")
+    home, home_key = _tournament(client, "Early Open")
 
     # While the match is still open (one seat taken): only the seed commitment is public.
-    response = client.post("/matches", json={"ruleset": ruleset, "config": {}, "tournament_id": home})
+    response = client.post("/matches", json={"ruleset": ruleset, "config": {}, "tournament_id": home},
+                           headers=auth(home_key))
     open_id = response.get_json()["match_id"]
     first_seat = response.get_json()["seats"][0]["seat"]
     joined = client.post(f"/matches/{open_id}/seats", json={"name": "early", "seat": first_seat,
@@ -450,8 +451,8 @@ def test_no_viewer_receives_an_unrevealed_secret_on_any_endpoint(client, app, ru
         played += 1
         # One tournament per match, so the tournament's lists hold this match only (the same card
         # ids of an earlier, finished match are public there, and legitimately so).
-        home, _ = _tournament(client, f"Open {played}")
-        match_id, tokens = new_match(client, ruleset, rng, tournament_id=home)
+        home, home_key = _tournament(client, f"Open {played}")
+        match_id, tokens = new_match(client, ruleset, rng, tournament_id=home, organizer_key=home_key)
         summary = client.get(f"/matches/{match_id}").get_json()
         hunt = Hunt(client, matches, match_id, home, static_docs + [summary])
         while moments < SNAPSHOTS and matches.match(match_id).status == "active":

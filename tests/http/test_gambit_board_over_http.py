@@ -100,7 +100,8 @@ def test_a_dispute_filed_mid_match_does_not_shift_the_versions_rulings_name(clie
     rng = random.Random(5)
     tournament = client.post("/tournaments", json={"name": "t"}).get_json()
     match = client.post("/matches", json={"ruleset": "gambit-board", "config": {},
-                                          "tournament_id": tournament["tournament_id"]}).get_json()
+                                          "tournament_id": tournament["tournament_id"]},
+                        headers=auth(tournament["organizer_key"])).get_json()
     tokens = join_all(client, match)
     mid = match["match_id"]
     disputed = False

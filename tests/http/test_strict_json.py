@@ -162,7 +162,7 @@ def disputed(client):
     made = client.post("/tournaments", json={"name": "Autumn Open"}).get_json()
     key = made["organizer_key"]
     match = client.post("/matches", json={"ruleset": "dragons-gambit", "config": {"players": 3, "target_score": 30},
-                                          "tournament_id": made["tournament_id"]}).get_json()
+                                          "tournament_id": made["tournament_id"]}, headers=auth(key)).get_json()
     tokens = join_all(client, match)
     mid = match["match_id"]
     play_to_end(client, mid, tokens, random.Random(3))

@@ -18,12 +18,18 @@ def tournament(client):
     response = client.post("/tournaments", json={"name": "Autumn Open"})
     assert response.status_code == 201
     body = response.get_json()
+    ORGANIZER_KEYS[body["tournament_id"]] = body["organizer_key"]
     return body["tournament_id"], body["organizer_key"]
+
+
+# Only the organizer adds matches to a tournament; the helpers below act as that organizer.
+ORGANIZER_KEYS: dict[str, str] = {}
 
 
 def _match(client, tournament_id: str, ruleset: str = "dragons-gambit", config: dict | None = None) -> dict:
     response = client.post("/matches", json={"ruleset": ruleset, "config": config or DRAGONS,
-                                             "tournament_id": tournament_id})
+                                             "tournament_id": tournament_id},
+                           headers=auth(ORGANIZER_KEYS[tournament_id]))
     assert response.status_code == 201
     return response.get_json()
 
@@ -169,3 +175,16 @@ def test_a_dispute_may_name_the_call_by_its_ruling_record(client, tournament):
                         headers=auth(tokens["p3"]))
     assert filed.status_code == 201
     assert filed.get_json()["events"][0]["public"]["ruling_version"] == call["ruling_version"]
+
+
+def test_only_the_organizer_adds_matches_to_a_tournament(client, tournament):
+    tournament_id, key = tournament
+    body = {"ruleset": "gambitz", "config": {}, "tournament_id": tournament_id}
+    assert client.post("/matches", json=body).status_code == 401
+    other = client.post("/tournaments", json={"name": "Elsewhere"}).get_json()["organizer_key"]
+    refused = client.post("/matches", json=body, headers=auth(other))
+    assert refused.status_code == 403 and refused.get_json()["code"] == "not_organizer"
+    assert client.post("/matches", json=body, headers=auth("made-up")).status_code == 403
+    assert client.get(f"/matches?tournament_id={tournament_id}").get_json()["matches"] == []
+    assert client.post("/matches", json=body, headers=auth(key)).status_code == 201
+    assert len(client.get(f"/matches?tournament_id={tournament_id}").get_json()["matches"]) == 1
