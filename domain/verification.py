@@ -98,6 +98,14 @@ def _strict_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """An object whose keys are all distinct: a repeated key would let two readers see two records."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise ValueError("an object repeats a key")
+    return found
+
+
 def is_hex(value: object, length: int | None = None) -> bool:
     """Whether a value is lowercase hex (of an exact length, when given)."""
     return (isinstance(value, str) and len(value) % 2 == 0 and set(value) <= _HEX
@@ -113,7 +121,7 @@ def _parse(lines: Iterable[str]) -> tuple[dict, list[dict], dict | None]:
         if not line.strip():
             continue
         try:
-            item = json.loads(line, parse_constant=_strict_constant)
+            item = json.loads(line, parse_constant=_strict_constant, object_pairs_hook=_unique_keys)
         except ValueError as exc:
             raise Malformed(f"line {number} is not JSON: {exc}") from None
         if not isinstance(item, dict):
@@ -175,8 +183,14 @@ def _check_record_shape(record: dict, number: int) -> None:
 
 def verify_export(lines: Iterable[str], source: str = "export", *,
                   check_signature: Callable[[dict], bool] | None = None,
-                  progress: Callable[[int], None] | None = None) -> Report:
-    """Verify one match export; never raises on bad content — every problem is a failed check."""
+                  progress: Callable[[int], None] | None = None,
+                  kept_receipts: list[dict] | None = None) -> Report:
+    """Verify one match export; never raises on bad content — every problem is a failed check.
+
+    `kept_receipts` are receipts a seat kept from the service's write responses: each one of
+    this match must be covered by the export (its version present, its head on the chain), so an
+    export cut back to an earlier write is caught.
+    """
     report = Report(source)
     try:
         header, records, trailer = _parse(lines)
@@ -196,6 +210,8 @@ def verify_export(lines: Iterable[str], source: str = "export", *,
         _check_chance(report, header, records)
         _check_evidence(report, records)
         _check_trailer(report, header, trailer, records, head, check_signature)
+        if kept_receipts:
+            _check_kept_receipts(report, header, records, kept_receipts, check_signature)
         _replay(report, header, records)
     except Exception as exc:  # content no check foresaw: still a report, never a traceback
         report.add("content", False, f"the export cannot be checked: {type(exc).__name__}: {exc}")
@@ -305,10 +321,18 @@ def _check_chance(report: Report, header: dict, records: list[dict]) -> None:
     report.add("server seed", True, "matches the commitment made at creation")
     seed, client_seeds = bytes.fromhex(seed_hex), _client_seeds(header, records)
     derived = 0
+    purposes: set[str] = set()
+    scope = 0
     for record in records:
         chance = record["public"].get("chance")
         if chance is None:
             continue
+        problem = _purpose_problem(chance, record["version"], scope, purposes)
+        if problem is not None:
+            report.add("chance", False, f"version {record['version']}: {problem}")
+            return
+        scope = int(chance["purpose"][1:].split("/", 1)[0])
+        purposes.add(chance["purpose"])
         if "chance_result" in record["public"]:
             recorded = record["public"]["chance_result"]
         elif isinstance(record.get("secret"), dict) and "chance_result" in record["secret"]:
@@ -326,6 +350,26 @@ def _check_chance(report: Report, header: dict, records: list[dict]) -> None:
             return
         derived += 1
     report.add("chance", True, f"{derived} results re-derived from the revealed seed")
+
+
+def _purpose_problem(chance: object, version: int, scope: int, used: set[str]) -> str | None:
+    """Why a draw's purpose is not one the match could have used, or None.
+
+    A purpose is scoped by the version its decision started at (`v<N>/…`, N at most the record's
+    version and never behind an earlier draw's) and used once: the server cannot re-draw under
+    another purpose until it likes the result.
+    """
+    purpose = chance.get("purpose") if isinstance(chance, dict) else None
+    if not isinstance(purpose, str):
+        return "the chance descriptor has no purpose"
+    prefix, _, rest = purpose.partition("/")
+    if not (prefix[:1] == "v" and prefix[1:].isdigit() and rest):
+        return f"the purpose {purpose!r} is not scoped by a version (v<N>/…)"
+    if not scope <= int(prefix[1:]) <= version:
+        return f"the purpose {purpose!r} is scoped outside versions {scope}..{version}"
+    if purpose in used:
+        return f"the purpose {purpose!r} was drawn twice"
+    return None
 
 
 def _check_evidence(report: Report, records: list[dict]) -> None:
@@ -363,6 +407,22 @@ def _check_evidence(report: Report, records: list[dict]) -> None:
             checked += 1
         report.calls.append(entry)
     report.add("evidence", True if checked else None, f"{checked} of {len(report.calls)} rulings' evidence opened")
+
+
+def _first_difference(expected: object, recorded: object, path: str = "") -> str | None:
+    """The path of the first key whose recorded value differs from the expected (objects key by key)."""
+    if isinstance(expected, dict):
+        if not isinstance(recorded, dict):
+            return path or "(public)"
+        for key, value in expected.items():
+            found = _first_difference(value, recorded.get(key, _MISSING), f"{path}.{key}" if path else key)
+            if found is not None:
+                return found
+        return None
+    return None if expected == recorded else (path or "(public)")
+
+
+_MISSING = object()
 
 
 def _versions_of(opened: list[dict]) -> list:
@@ -407,6 +467,27 @@ def _check_trailer(report: Report, header: dict, trailer: dict | None, records: 
                "the trailer is not signed by the given key (wrong key_id, or a bad signature)")
 
 
+def _check_kept_receipts(report: Report, header: dict, records: list[dict], kept: list[dict],
+                         check_signature: Callable[[dict], bool] | None) -> None:
+    """Every kept receipt of this match is for a version the export holds, with the same head."""
+    mine = [r for r in kept if isinstance(r, dict) and r.get("match_id") == header["match_id"]]
+    for receipt in mine:
+        version = receipt.get("version")
+        if check_signature is not None and not check_signature(receipt):
+            report.add("kept receipts", False, f"the kept receipt for version {version} is not signed by the key")
+            return
+        if not isinstance(version, int) or not 1 <= version <= len(records):
+            report.add("kept receipts", False, f"the service acknowledged version {version}, but this export ends at "
+                                               f"version {len(records)}: records were removed")
+            return
+        if records[version - 1]["chain"] != receipt.get("head"):
+            report.add("kept receipts", False, f"version {version} is not the record the service acknowledged "
+                                               f"(another head): history was rewritten")
+            return
+    report.add("kept receipts", True if mine else None, f"{len(mine)} of {len(kept)} kept receipts are this "
+                                                        f"match's, and the export holds each")
+
+
 def _replay(report: Report, header: dict, records: list[dict]) -> None:
     if any(r.get("commitment") is not None and "secret" not in r for r in records):
         report.add("replay", None, "some secrets are not visible in this export (an organizer's export, or one "
@@ -445,6 +526,13 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
                                                        f"replayed state give (a deal or draw off the shuffle)")
                     return
                 derived_count += 1
+            fixed = ruleset.derived_public(state, event)
+            if fixed is not None:
+                mismatch = _first_difference(json.loads(json.dumps(fixed)), record["public"])
+                if mismatch is not None:
+                    report.add("public parts", False, f"version {version}: public {mismatch} is not what the "
+                                                      f"replayed state gives")
+                    return
             call = record["public"].get("bluff_call")
             if call is not None:
                 expected = ruleset.readjudicate(json.loads(json.dumps(state)), event)

@@ -58,6 +58,7 @@ class _Refused:
 
 
 _NOT_FINITE = "NaN, Infinity and -Infinity are not JSON numbers"
+_FRACTION = "numbers must be integers (no field of this API takes a fraction or an exponent)"
 _OUT_OF_RANGE = (f"integers must be within -{MAX_JSON_INT}..{MAX_JSON_INT} (|n| <= 2**53 - 1), "
                  "the range every JSON reader keeps exact")
 _SURROGATE = "a lone UTF-16 surrogate (\\ud800-\\udfff not in a pair) is not text"
@@ -74,10 +75,11 @@ def _parse_int(text: str) -> int | _Refused:
     return value if -MAX_JSON_INT <= value <= MAX_JSON_INT else _Refused(_OUT_OF_RANGE)
 
 
-def _parse_float(text: str) -> float | _Refused:
+def _parse_float(text: str) -> _Refused:
+    # No field of the API is fractional, and a fraction would reach the chain in Python's own
+    # spelling (1e+16, 1.0) that other languages' canonical JSON does not reproduce.
     value = float(text)
-    # 1e400 parses to inf: as much a non-number as the literal Infinity.
-    return value if math.isfinite(value) else _Refused(_NOT_FINITE)
+    return _Refused(_NOT_FINITE if not math.isfinite(value) else _FRACTION)
 
 
 def _parse_constant(name: str) -> _Refused:

@@ -87,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("path", help="an export .ndjson file, or a directory of them (a tournament)")
     verify.add_argument("--key", help="the service public key: base64, a file, or a saved /.well-known document")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
-    verify.set_defaults(func=lambda a: run_verify(a.path, a.key, a.json))
+    verify.add_argument("--receipt", action="append", default=[], metavar="FILE",
+                        help="receipts a seat kept from write responses (repeatable): the export must hold each")
+    verify.set_defaults(func=lambda a: run_verify(a.path, a.key, a.json, receipts=a.receipt))
     export = sub.add_parser("export", help="export a match (or a tournament's matches) from the store")
     target = export.add_mutually_exclusive_group(required=True)
     target.add_argument("match_id", nargs="?", help="the match to export")
@@ -97,7 +99,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="whose form of the records to write (default: organizer, every secret)")
     export.set_defaults(func=lambda a: run_export(a.match_id, a.tournament, a.output, ROLES[a.role]))
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        # The reader went away (`gambit verify … | head`): nothing left to tell it, and Python's
+        # own flush at exit must not fail on the closed pipe either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -84,7 +84,30 @@ def _read_lines(name: str) -> list[str]:
         raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
-def run_verify(path: str, key: str | None, as_json: bool, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def load_receipts(paths: list[str]) -> list[dict]:
+    """Receipts a seat kept: files holding one receipt, a JSON list of them, or one per line."""
+    found: list[dict] = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read().strip()
+        except OSError as exc:
+            raise UsageError(f"cannot read the receipt file {path}: {exc.strerror or exc}") from None
+        try:
+            value = json.loads(text) if text.startswith("[") else [json.loads(line) for line in text.splitlines()
+                                                                    if line.strip()]
+        except ValueError:
+            raise UsageError(f"{path} holds no JSON receipts") from None
+        for item in value:
+            receipt = item.get("receipt", item) if isinstance(item, dict) else None
+            if not isinstance(receipt, dict) or "head" not in receipt:
+                raise UsageError(f"{path} holds something that is not a receipt")
+            found.append(receipt)
+    return found
+
+
+def run_verify(path: str, key: str | None, as_json: bool, out: TextIO = sys.stdout, err: TextIO = sys.stderr,
+               receipts: list[str] | None = None) -> int:
     """Verify one export or a directory of them.
 
     Exit code: 0 every export VERIFIED (with a key); 1 any FAILED; 3 none failed but no key
@@ -95,6 +118,7 @@ def run_verify(path: str, key: str | None, as_json: bool, out: TextIO = sys.stdo
         if not files:
             raise UsageError(f"no exports (*.ndjson) in {path}")
         public_key = load_public_key(key) if key else None
+        kept = load_receipts(receipts or [])
     except UsageError as exc:
         err.write(f"gambit verify: {exc}\n")
         return EXIT_USAGE
@@ -110,7 +134,7 @@ def run_verify(path: str, key: str | None, as_json: bool, out: TextIO = sys.stdo
         except UsageError as exc:
             err.write(f"gambit verify: {exc}\n")
             return EXIT_USAGE
-        report = verify_export(lines, name, check_signature=check, progress=progress)
+        report = verify_export(lines, name, check_signature=check, progress=progress, kept_receipts=kept)
         err.write("\r" if report.records >= 1000 else "")
         reports.append(report)
         if not as_json:

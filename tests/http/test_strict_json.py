@@ -304,3 +304,11 @@ def test_config_from_dict_bounds_ints_even_where_a_ruleset_sets_no_range():
         assert info.value.field == field and "2**53" in info.value.detail
     with pytest.raises(ConfigError):
         config_from_dict(Unranged, {"count": True})
+
+
+@pytest.mark.parametrize("number", ["1.5", "1.0", "1e16", "-0.0"])
+def test_a_fraction_or_exponent_anywhere_is_422_since_no_field_takes_one(client, number):
+    created = client.post("/matches", data='{"ruleset": "gambitz", "config": {"players": ' + number + '}}',
+                          content_type="application/json")
+    assert created.status_code == 422, created.get_json()
+    assert created.get_json()["code"] == "invalid_json_value" and created.get_json()["field"] == "config.players"
