@@ -61,6 +61,7 @@ class SealedRecorder:
     def __init__(self, recorder: Any, key: bytes) -> None:
         self._recorder = recorder
         self._key = key
+        self._reported: set[tuple[str, int]] = set()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._recorder, name)
@@ -78,8 +79,12 @@ class SealedRecorder:
         for stored in self._recorder.select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit):
             state = self._unseal(stored)
             if state is None:
-                log.error("INTEGRITY: the snapshot of %s at version %s does not carry this service's seal; "
-                          "ignoring it and replaying from the events", stored.originator_id, stored.originator_version)
+                incident = (str(stored.originator_id), stored.originator_version)
+                if incident not in self._reported:  # once per snapshot and process: loud, not a flood
+                    self._reported.add(incident)
+                    log.error("INTEGRITY: the snapshot of %s at version %s does not carry this service's seal "
+                              "(edited, or sealed before a signing-key rotation); ignoring it and replaying from "
+                              "the events", *incident)
                 continue
             found.append(StoredEvent(stored.originator_id, stored.originator_version, stored.topic, state))
         return found

@@ -18,7 +18,7 @@ from service.signing import Signer
 
 def build_gambit(settings: Settings) -> Gambit:
     """The store, read models and signing key of one process (also used by the CLI)."""
-    signer = Signer.load(settings.data_dir, settings.signing_key)
+    signer = Signer.load(settings.data_dir, settings.signing_key, settings.previous_signing_keys)
     store = SqlStore(settings.database_url)
     alerts = IntegrityAlerts(store)
     match_app = MatchApp(env=storage_env(settings.database_url), signer=signer,

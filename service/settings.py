@@ -22,6 +22,8 @@ class Settings:
     data_dir: str
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     signing_key: str | None = None
+    # Public keys of earlier signing keys (base64, comma-separated): receipts they signed stay valid.
+    previous_signing_keys: tuple[str, ...] = ()
     # Programmatic Settings() (tests, embedding) have no rate limits; the environment-configured
     # service (`gambit serve`) has them on by default (see from_env).
     rate_limit_per_address: Limit = Limit(0, 0)
@@ -38,6 +40,8 @@ class Settings:
         return cls(database_url=url, data_dir=data_dir,
                    max_body_bytes=int(env.get("GAMBIT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
                    signing_key=env.get("GAMBIT_SIGNING_KEY") or None,
+                   previous_signing_keys=tuple(k.strip() for k in env.get("GAMBIT_PREVIOUS_SIGNING_KEYS", "").split(",")
+                                               if k.strip()),
                    rate_limit_per_address=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_ADDRESS", DEFAULT_ADDRESS_LIMIT)),
                    rate_limit_per_token=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_TOKEN", DEFAULT_TOKEN_LIMIT)),
                    trusted_proxies=int(env.get("GAMBIT_TRUSTED_PROXIES", "0")))

@@ -30,22 +30,24 @@ def receipt_message(match_id: str, version: int, head: str) -> bytes:
 class Signer:
     """Signs receipts with the service key."""
 
-    def __init__(self, private_key: Ed25519PrivateKey) -> None:
+    def __init__(self, private_key: Ed25519PrivateKey, previous: tuple[str, ...] = ()) -> None:
         self._key = private_key
         raw = private_key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         self.public_key_b64 = base64.b64encode(raw).decode()
         self.key_id = hashlib.sha256(raw).hexdigest()[:16]
+        # Receipts stored before a key rotation were signed by an earlier key: still this service's.
+        self._trusted = [signed_by(self.public_key_b64), *(signed_by(key) for key in previous)]
 
     @classmethod
-    def load(cls, data_dir: str, configured: str | None = None) -> Signer:
+    def load(cls, data_dir: str, configured: str | None = None, previous: tuple[str, ...] = ()) -> Signer:
         """The configured key, or the one under the data directory (created on first start)."""
         if configured:
             pem = configured.encode() if configured.lstrip().startswith("-----BEGIN") else open(configured, "rb").read()
-            return cls(_private_from_pem(pem))
+            return cls(_private_from_pem(pem), previous)
         path = os.path.join(data_dir, KEY_FILE)
         if os.path.exists(path):
             with open(path, "rb") as handle:
-                return cls(_private_from_pem(handle.read()))
+                return cls(_private_from_pem(handle.read()), previous)
         os.makedirs(data_dir, exist_ok=True)
         key = Ed25519PrivateKey.generate()
         pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
@@ -62,14 +64,14 @@ class Signer:
         except FileExistsError:
             # Another worker placed its key first: use that one, so every worker signs alike.
             with open(path, "rb") as handle:
-                return cls(_private_from_pem(handle.read()))
+                return cls(_private_from_pem(handle.read()), previous)
         finally:
             os.unlink(draft)
-        return cls(key)
+        return cls(key, previous)
 
     def verify(self, receipt: dict) -> bool:
-        """Whether a receipt carries this key's valid signature (receipts read back from the store)."""
-        return receipt.get("key_id") == self.key_id and verify_receipt(self.public_key_b64, receipt)
+        """Whether a receipt carries a valid signature of this key or an earlier one (receipts read back)."""
+        return any(check(receipt) for check in self._trusted)
 
     def derived_key(self, purpose: str) -> bytes:
         """A secret key for one purpose (sealing snapshots), derived from the signing key."""

@@ -406,3 +406,19 @@ def test_receipts_are_stored_with_the_write_and_returned_to_the_seat(settings_fo
     assert played.signer().verify(receipt)
     stored = played.store.rows(played.match_id)[body["version"]]
     assert stored["meta"]["receipt"] == receipt, "the receipt is in the same row as the record it covers"
+
+
+def test_after_a_key_rotation_receipts_of_the_previous_key_stay_valid_only_when_it_is_named(dragons, tmp_path):
+    old_key = dragons.key
+    new_dir = tmp_path / "rotated"
+    new_dir.mkdir()
+    rotated = Settings(database_url=dragons.settings.database_url, data_dir=str(new_dir))
+    forgetful = create_app(rotated).test_client()
+    assert forgetful.get("/readyz").status_code == 200
+    assert forgetful.get(f"/matches/{dragons.match_id}").status_code == 200
+    ready = forgetful.get("/readyz")
+    assert ready.status_code == 503 and ready.get_json()["code"] == "integrity_alert", "an unknown key is not ours"
+    remembering = create_app(Settings(database_url=dragons.settings.database_url, data_dir=str(new_dir),
+                                      previous_signing_keys=(old_key,))).test_client()
+    assert remembering.get(f"/matches/{dragons.match_id}").status_code == 200
+    assert remembering.get("/readyz").status_code == 200, "naming the previous key clears the alert"
