@@ -372,41 +372,58 @@ def _purpose_problem(chance: object, version: int, scope: int, used: set[str]) -
     return None
 
 
+# A record names what it reveals to everyone (`public.opens`, copies in `secret.opened`) and what
+# it rests on but keeps sealed (`public.sealed_evidence`, copies in `secret.sealed_evidence`).
+_EVIDENCE = (("opens", "opened"), ("sealed_evidence", "sealed_evidence"))
+
+
 def _check_evidence(report: Report, records: list[dict]) -> None:
     by_version = {r["version"]: r for r in records}
     checked = 0
     for record in records:
         call = record["public"].get("bluff_call")
-        if call is None:
+        names = [name for name, _ in _EVIDENCE if name in record["public"]]
+        if call is None and not names:
             continue
-        if not isinstance(call, dict):
+        if call is not None and not isinstance(call, dict):
             report.add("evidence", False, f"ruling {record['version']}: the bluff call is not an object")
             return
-        entry = {"ruling_version": record["version"], **call, "evidence": "not visible"}
-        if isinstance(record.get("secret"), dict):
-            named = record["public"].get("opens", [])
-            opened = record["secret"].get("opened", [])
-            if (not isinstance(opened, list) or not isinstance(named, list)
-                    or not all(isinstance(item, dict) for item in opened)
-                    or sorted(map(str, _versions_of(opened))) != sorted(map(str, named))):
-                report.add("evidence", False, f"ruling {record['version']}: the evidence opened is not the evidence "
-                                              f"the ruling names")
-                return
-            for item in opened:
-                target = by_version.get(item.get("version"))
-                try:
-                    opens = target is not None and commitment(item.get("secret"), item.get("salt")) == target.get(
-                        "commitment")
-                except (TypeError, ValueError):
-                    opens = False
-                if not opens:
-                    report.add("evidence", False, f"ruling {record['version']}: the evidence for version "
-                                                  f"{item.get('version')} does not open its commitment")
-                    return
-            entry["evidence"] = "opened and verified"
-            checked += 1
-        report.calls.append(entry)
-    report.add("evidence", True if checked else None, f"{checked} of {len(report.calls)} rulings' evidence opened")
+        problem = _evidence_problem(record, by_version) if names else None
+        if problem is not None:
+            report.add("evidence", False, f"version {record['version']}: {problem}")
+            return
+        visible = isinstance(record.get("secret"), dict)
+        checked += 1 if names and visible else 0
+        if call is not None:
+            report.calls.append({"ruling_version": record["version"], **call,
+                                 "evidence": "opened and verified" if visible else "not visible"})
+    report.add("evidence", True if checked else None, f"{checked} records' evidence re-committed "
+                                                      f"({len(report.calls)} rulings)")
+
+
+def _evidence_problem(record: dict, by_version: dict[int, dict]) -> str | None:
+    """Why a record's named evidence is not what it carries, or does not open; None when it holds."""
+    secret = record.get("secret")
+    for public_key, secret_key in _EVIDENCE:
+        named = record["public"].get(public_key, [])
+        if not isinstance(named, list) or not all(isinstance(v, int) and 0 < v < record["version"] for v in named):
+            return f"{public_key} must list earlier versions"
+        if not isinstance(secret, dict):
+            continue  # not visible to this viewer: the commitment stands for it
+        copies = secret.get(secret_key, [])
+        if (not isinstance(copies, list) or not all(isinstance(item, dict) for item in copies)
+                or sorted(map(str, _versions_of(copies))) != sorted(map(str, named))):
+            return f"the evidence it carries is not the evidence it names in {public_key}"
+        for item in copies:
+            target = by_version.get(item.get("version"))
+            try:
+                opens = target is not None and commitment(item.get("secret"), item.get("salt")) == target.get(
+                    "commitment")
+            except (TypeError, ValueError):
+                opens = False
+            if not opens:
+                return f"the evidence for version {item.get('version')} does not open its commitment"
+    return None
 
 
 def _first_difference(expected: object, recorded: object, path: str = "") -> str | None:
@@ -516,7 +533,7 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
                 continue
             secret = record.get("secret")
             if secret is not None:
-                secret = {k: v for k, v in secret.items() if k != "opened"}
+                secret = {k: v for k, v in secret.items() if k not in ("opened", "sealed_evidence")}
             event = Event(record["kind"], record["public"], secret,
                           None if record.get("audience") is None else tuple(record["audience"]), (), version)
             derived = ruleset.derived_secret(state, event)
