@@ -30,6 +30,11 @@ DISPUTE_RULED = "DisputeRuled"
 OUTCOME_AMENDED = "OutcomeAmended"
 MATCH_KINDS = frozenset({MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED, DISPUTE_FILED, DISPUTE_RULED, OUTCOME_AMENDED})
 DECISIONS = ("upheld", "overturned")
+# Public keys naming earlier versions a record rests on: revealed to everyone (`opens`), or kept
+# sealed as a ruling's evidence; and the secret key holding the copies of what `opens` names.
+OPENS = "opens"
+SEALED_EVIDENCE = "sealed_evidence"
+OPENED = "opened"
 
 # Idempotency keys remembered per match: enough for any client's retry window, while keeping
 # the snapshot (and so every command's load) small on very long matches.
@@ -105,6 +110,9 @@ class Match(Aggregate):
         # since every command decodes this map with the snapshot).
         self.call_versions: dict[str, int] = {}
         self.disputes: dict[str, dict] = {}
+        # Opened version → the version that revealed it to everyone (API.md, "Reveals"); only
+        # reveals add to it, since it is decoded with every snapshot.
+        self.opened: dict[str, int] = {}
         # The newest receipt found in a record's meta, and the first thing found wrong while folding.
         self.receipt: dict | None = None
         self.integrity_problem: str | None = None
@@ -170,6 +178,10 @@ class Match(Aggregate):
     def token_hashes(self) -> dict[str, str]:
         """Seat → hash of its bearer token."""
         return {seat: info["token_hash"] for seat, info in self.seats.items()}
+
+    def revealed_at(self, version: int) -> int | None:
+        """The version whose record revealed this version's secret to everyone; None while it is not."""
+        return self.opened.get(str(version))
 
     def remembered(self, seat: str, key: str) -> dict | None:
         """The stored result of an earlier command with this Idempotency-Key, if any."""
@@ -297,13 +309,18 @@ class Match(Aggregate):
         version = self.version + 1
         public = _json_copy(event.public)
         secret = None if event.secret is None else _json_copy(event.secret)
-        if event.opens:
+        for versions, key in ((event.opens, OPENS), (event.evidence, SEALED_EVIDENCE)):
+            if not versions:
+                continue
             if evidence is None:
                 raise ValueError(f"{event.kind} opens evidence but no evidence source was given")
+            # The opened secrets travel in the record's own secret, under its commitment, so a
+            # verifier holding the record can re-commit each one to the record it names.
             secret = dict(secret or {})
-            secret["opened"] = [{"version": v, **_json_copy(evidence(v))} for v in event.opens]
-            # Which commitments a ruling rests on is public, so anyone can tell what to check.
-            public["opens"] = list(event.opens)
+            secret[OPENED if key == OPENS else key] = [{"version": v, **_json_copy(evidence(v))} for v in versions]
+            # Which commitments a record rests on is public, so anyone can tell what to check; the
+            # ones under `opens` are revealed to every viewer from this version on (`opened`).
+            public[key] = list(versions)
         audience = None if secret is None else list(event.audience or ())
         salt = None if secret is None else new_salt()
         commit = None if secret is None else commitment(secret, salt)
@@ -324,6 +341,10 @@ class Match(Aggregate):
                                record.secret, record.salt, record.commitment, self.head)
             self._keep_receipt(record.meta.get("receipt"), version, record.chain)
         self.head = record.chain
+        for opened in record.public.get(OPENS, ()):
+            # Only an earlier record can be revealed (a malformed entry reveals nothing).
+            if isinstance(opened, int) and not isinstance(opened, bool) and 0 < opened < version:
+                self.opened.setdefault(str(opened), version)
         if record.kind == SEAT_JOINED:
             self.seats[record.public["seat"]] = {
                 "name": record.public["name"], "client_seed": record.public["client_seed"],

@@ -11,10 +11,13 @@ A ruleset is a module (or small package) exposing:
     decide(state, seat, command, chance) -> list[Event]   raises RuleViolation when illegal
     evolve(state, event) -> State                   never validates, never raises
     legal_commands(state, seat) -> list[Command]    every one is accepted by decide
+    legal_choices(state, seat) -> list[Choice]      families too large to list (domain/choices.py); with
+                                                    legal_commands, exactly what decide accepts
     to_act(state) -> list[str]                      seats that may act now
     outcome(state) -> dict | None                   None while the game runs
     view(state, viewer) -> dict                     the state as that viewer may see it
     derived_secret(state, event) -> dict | None     what chance and the state fix of this event's secret
+    derived_public(state, event) -> dict | None     what the state fixes of this event's public part
     readjudicate(state, event) -> dict              the verdict the rules give for a recorded ruling
 
 `derived_secret` is how the verifier binds hidden state to chance: given the state just before
@@ -24,6 +27,11 @@ hidden die — or None when the secret is a seat's free choice (an assignment, a
 the event has no secret. The verifier compares every key it returns with the recorded secret
 and fails the export at that version on any difference. `decide` and `setup` build those
 secrets with the same function, so the two can never disagree.
+
+`derived_public` does the same for the public part: the size a shuffle draws over (the deck's
+size, so no card can be dropped by a smaller `n`), cards shown publicly as they come off the top
+of a deck, counts the rules fix. The verifier requires every key it returns to match the
+record's (nested objects key by key, so `{"chance": {"n": 40}}` checks only `n`).
 
 `readjudicate` is called by the verifier, before the ruling is folded, for every record whose
 public part carries a `bluff_call`; every key it returns must equal the recorded call's.
@@ -48,6 +56,8 @@ import dataclasses
 import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
+
+from domain.choices import Choice
 
 SPECTATOR = "spectator"
 ORGANIZER = "organizer"
@@ -79,8 +89,11 @@ class Event:
 
     `audience` lists the seats that may see the secret while the match runs (`()` when only
     organizers may); it is None exactly when there is no secret. `opens` names earlier
-    versions whose secret and salt this event publishes as evidence (a bluff ruling opens
-    the assignment it rests on). `version` is set by the match when the event is recorded.
+    versions this event reveals to everyone (a sealed card turned face up, a lost piece's
+    powers shown): their whole secret must be public from now on. `evidence` names earlier
+    versions a ruling rests on that stay sealed (a seat's hidden powers behind a false claim):
+    they are copied into this event's own secret, for its audience, organizers, and everyone
+    once the match ends. `version` is set by the match when the event is recorded.
     """
 
     kind: str
@@ -89,6 +102,7 @@ class Event:
     audience: tuple[str, ...] | None = None
     opens: tuple[int, ...] = ()
     version: int | None = None
+    evidence: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,9 +150,14 @@ class Viewer:
 class Ruleset(Protocol):
     """The module surface every ruleset provides (see the module docstring)."""
 
-    RULESET_ID: str
-    Config: type
-    COMMANDS: tuple[type[Command], ...]
+    # Read-only members: a module's own Config class and command tuple are narrower types, which
+    # a read-only (covariant) member accepts.
+    @property
+    def RULESET_ID(self) -> str: ...
+    @property
+    def Config(self) -> type: ...
+    @property
+    def COMMANDS(self) -> tuple[type[Command], ...]: ...
 
     def seat_names(self, config: Any) -> list[str]: ...
     def initial_state(self, config: Any, seats: list[str]) -> State: ...
@@ -146,10 +165,12 @@ class Ruleset(Protocol):
     def decide(self, state: State, seat: str, command: Command, chance: Any) -> list[Event]: ...
     def evolve(self, state: State, event: Event) -> State: ...
     def legal_commands(self, state: State, seat: str) -> list[Command]: ...
+    def legal_choices(self, state: State, seat: str) -> list[Choice]: ...
     def to_act(self, state: State) -> list[str]: ...
     def outcome(self, state: State) -> dict | None: ...
     def view(self, state: State, viewer: Viewer) -> dict: ...
     def derived_secret(self, state: State, event: Event) -> dict | None: ...
+    def derived_public(self, state: State, event: Event) -> dict | None: ...
     def readjudicate(self, state: State, event: Event) -> dict: ...
 
 
@@ -253,6 +274,6 @@ def config_to_dict(config: Any) -> dict:
 
 
 __all__ = [
-    "ORGANIZER", "SPECTATOR", "Command", "ConfigError", "Event", "RuleViolation", "Ruleset", "State",
+    "ORGANIZER", "SPECTATOR", "Choice", "Command", "ConfigError", "Event", "RuleViolation", "Ruleset", "State",
     "Viewer", "chance_event", "config_from_dict", "config_to_dict", "copy_state", "field",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from domain.match import Match
+from domain.match import OPENS, Match
 from domain.ruleset import ORGANIZER, Viewer
 
 
@@ -28,8 +28,13 @@ def _plain_copy(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-def record_form(stored: Any, viewer: Viewer) -> dict:
-    """One stored event as this viewer may see it; credentials and server metadata never appear."""
+def record_form(stored: Any, viewer: Viewer, match: Match | None = None, as_of: int | None = None) -> dict:
+    """One stored event as this viewer may see it as of a version; credentials and server metadata never appear.
+
+    Its secret and salt are shown to the secret's audience (and to everyone once `viewer` says the
+    match has finished), and to every viewer once a record at or before `as_of` has revealed it
+    (`match.opened`, API.md "Reveals"); without `as_of`, as of the match's own version.
+    """
     record = {
         "version": stored.originator_version,
         "kind": stored.kind,
@@ -39,7 +44,22 @@ def record_form(stored: Any, viewer: Viewer) -> dict:
         "audience": None if stored.audience is None else list(stored.audience),
         "chain": stored.chain,
     }
-    if stored.secret is not None and viewer.may_see(stored.audience):
+    if stored.secret is not None and (viewer.may_see(stored.audience)
+                                      or is_revealed(match, stored.originator_version, as_of)):
         record["secret"] = _plain_copy(stored.secret)
         record["salt"] = stored.salt
     return record
+
+
+def is_revealed(match: Match | None, version: int, as_of: int | None = None) -> bool:
+    """Whether the secret of `version` has been revealed to everyone by a record at or before `as_of`."""
+    if match is None:
+        return False
+    opening = match.revealed_at(version)
+    return opening is not None and opening <= (match.version if as_of is None else as_of)
+
+
+def opened_by(stored: Any) -> list[int]:
+    """The earlier versions a stored record reveals to everyone (its public `opens`)."""
+    opens = stored.public.get(OPENS, [])
+    return [v for v in opens if isinstance(v, int) and not isinstance(v, bool)] if isinstance(opens, list) else []

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from domain.application import MatchApp
 from domain.match import Match
 from domain.ruleset import Viewer
-from projections.records import record_form
+from projections.records import opened_by, record_form
 
 MAX_REPLAY_FRAMES = 500
 EXPORT_FORMAT = "gambit-match-export/1"
@@ -57,13 +57,33 @@ def replay(app: MatchApp, match_id: str, viewer: Viewer, first: int, last: int) 
     records = app.records(match_id, after=first - 1, upto=end)
     frames = []
     for stored in records:
+        version = stored.originator_version
         # The record's form is taken before it is folded: a replayed record's payload is not
         # copied for the fold (domain/match.py), so the ruleset's state may come to share it.
-        event = record_form(stored, viewer)
-        if stored.originator_version > match.version:
+        # Each frame is read as of its own version, so a reveal shows from its frame on.
+        event = record_form(stored, viewer, match, as_of=version)
+        if version > match.version:
             stored.mutate(match)
-        frames.append({"version": stored.originator_version, "event": event, "view": view_of(match, viewer)})
+        frame = {"version": version, "event": event, "view": view_of(match, viewer)}
+        opened = opened_forms(app, match, stored, viewer, as_of=version)
+        if opened:
+            frame["opened"] = opened
+        frames.append(frame)
     return {"frames": frames, "next_from": end + 1 if end < last else None}
+
+
+def opened_forms(app: MatchApp, match: Match, stored: Any, viewer: Viewer, as_of: int) -> list[dict]:
+    """The earlier records `stored` reveals, in the viewer's form as of `as_of` (secret and salt shown).
+
+    A replay frame or a live stream carries them beside the revealing record, since the records
+    themselves went by before they were revealed.
+    """
+    forms = []
+    for version in opened_by(stored):
+        # Fresh copies from the store: the ones a replay folds may share objects with its state.
+        for record in app.records(match.match_id, after=version - 1, upto=version):
+            forms.append(record_form(record, viewer, match, as_of=as_of))
+    return forms
 
 
 def export_lines(app: MatchApp, match: Match, viewer: Viewer) -> Iterator[str]:
@@ -78,23 +98,25 @@ def export_lines(app: MatchApp, match: Match, viewer: Viewer) -> Iterator[str]:
         if not batch:
             break
         for stored in batch:
-            yield json.dumps(record_form(stored, viewer), ensure_ascii=False) + "\n"
+            yield json.dumps(record_form(stored, viewer, match, as_of=match.version), ensure_ascii=False) + "\n"
         after = batch[-1].originator_version
 
 
 def records_page(app: MatchApp, match: Match, viewer: Viewer, after: int, limit: int) -> dict:
     """A page of the event log in the viewer's form."""
     batch = app.records(match.match_id, after=after, limit=limit)
-    events = [record_form(stored, viewer) for stored in batch]
+    events = [record_form(stored, viewer, match, as_of=match.version) for stored in batch]
     more = bool(batch) and batch[-1].originator_version < match.version
     return {"events": events, "next_after": batch[-1].originator_version if more else None}
 
 
-def legal_bodies(match: Match, seat: str) -> list[dict]:
-    """The command bodies this seat may post now (empty unless the match is active)."""
+def legal_bodies(match: Match, seat: str) -> dict:
+    """What this seat may post now: whole `commands` and `choices` (families of bodies, see
+    domain/choices.py); both empty unless the match is active."""
     if match.status != "active":
-        return []
-    return [command.body() for command in match.ruleset.legal_commands(match.state, seat)]
+        return {"commands": [], "choices": []}
+    return {"commands": [command.body() for command in match.ruleset.legal_commands(match.state, seat)],
+            "choices": [choice.body() for choice in match.ruleset.legal_choices(match.state, seat)]}
 
 
 def as_json(value: Any) -> str:

@@ -198,6 +198,65 @@ def command_schema(command_cls: type[Command]) -> Schema:
     return Schema.from_dict(spec, name=f"{command_cls.__name__}Body")(unknown=RAISE)
 
 
+def _json_schema_for(annotation: Any) -> tuple[dict, str, bool]:
+    """(JSON Schema, short type name, nullable) of one command field type, as `_field_for` reads it."""
+    nullable = False
+    if isinstance(annotation, UnionType) or typing.get_origin(annotation) is typing.Union:
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        nullable = len(args) < len(typing.get_args(annotation))
+        annotation = args[0]
+    text = {"type": "string", "maxLength": 200}
+    strings = {"type": "array", "items": text, "maxItems": 64}
+    origin = typing.get_origin(annotation)
+    if annotation is str:
+        schema, name = dict(text), "string"
+    elif annotation is int:
+        schema, name = {"type": "integer", "minimum": -MAX_JSON_INT, "maximum": MAX_JSON_INT}, "integer"
+    elif annotation is bool:
+        schema, name = {"type": "boolean"}, "boolean"
+    elif origin is tuple:
+        schema, name = strings, "array<string>"
+    elif origin is dict:
+        _, value_type = typing.get_args(annotation)
+        listed = typing.get_origin(value_type) is tuple
+        schema = {"type": "object", "additionalProperties": strings if listed else text, "maxProperties": 64}
+        name = "object<array<string>>" if listed else "object<string>"
+    else:
+        raise TypeError(f"unsupported command field type {annotation!r}")
+    if nullable:
+        schema = {**schema, "type": [schema["type"], "null"]}
+    return schema, name, nullable
+
+
+@lru_cache(maxsize=None)
+def command_fields(command_cls: type[Command]) -> tuple[dict, ...]:
+    """Each field of a command body: name, type, whether it is required or nullable, its default."""
+    hints = typing.get_type_hints(command_cls)
+    out = []
+    for f in dataclass_fields(command_cls):
+        _, name, nullable = _json_schema_for(hints[f.name])
+        entry: dict[str, Any] = {"name": f.name, "type": name, "required": f.default is MISSING
+                                 and f.default_factory is MISSING, "nullable": nullable}
+        if not entry["required"]:
+            default = f.default if f.default is not MISSING else f.default_factory()
+            entry["default"] = list(default) if isinstance(default, tuple) else default
+        out.append(entry)
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def command_json_schema(command_cls: type[Command]) -> dict:
+    """The JSON Schema of one command's body, derived from its dataclass as `command_schema` is."""
+    hints = typing.get_type_hints(command_cls)
+    properties: dict[str, Any] = {"type": {"const": command_cls.type}}
+    required = ["type"]
+    for f in dataclass_fields(command_cls):
+        properties[f.name] = _json_schema_for(hints[f.name])[0]
+        if f.default is MISSING and f.default_factory is MISSING:
+            required.append(f.name)
+    return {"type": "object", "required": required, "properties": properties, "additionalProperties": False}
+
+
 def _to_command_value(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_to_command_value(v) for v in value)

@@ -27,7 +27,7 @@ def recorded(match, first: int, last: int, viewer) -> Response:
     g = gambit()
     count = last - first + 1
     stored = g.matches.records(match.match_id, after=first - 1, upto=last) if count > 0 else []
-    events = [record_form(record, viewer) for record in stored]
+    events = [record_form(record, viewer, match, as_of=last) for record in stored]
     # The receipt signed for this write, stored with its newest record: a seat keeps it as proof.
     receipt = stored[-1].meta.get("receipt") if stored else None
     response = jsonify({"version": last if count > 0 else match.version, "events": events, "receipt": receipt})
@@ -58,10 +58,10 @@ class LegalCommands(MethodView):
     """/matches/{id}/legal-commands"""
 
     def get(self, match_id: str) -> Response:
-        """Every command body the calling seat may post at the current version."""
+        """Every command body the calling seat may post at the current version: listed, or formed from a choice."""
         match = gambit().matches.match(match_id)
         seat = seat_caller(match)
-        response = jsonify({"version": match.version, "seat": seat, "commands": legal_bodies(match, seat)})
+        response = jsonify({"version": match.version, "seat": seat, **legal_bodies(match, seat)})
         response.set_etag(str(match.version))
         return response
 

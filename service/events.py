@@ -9,7 +9,7 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 from flask.views import MethodView
 
 from projections.records import record_form, viewer_for
-from projections.views import as_json, records_page
+from projections.views import as_json, opened_forms, records_page
 from service.auth import caller
 from service.context import gambit, int_arg
 
@@ -42,7 +42,7 @@ def _stream(first_match, first_viewer, after: int) -> Response:
     """Server-Sent Events: each new record in the caller's form, until the match ends or time is up.
 
     The viewer is re-derived as the match moves on, so a spectator receives secrets only once
-    the match has finished, exactly as the paged log would give them.
+    the match has finished or a reveal has opened them, exactly as the paged log would give them.
     """
     g = gambit()
     match_id = first_match.match_id
@@ -61,7 +61,12 @@ def _stream(first_match, first_viewer, after: int) -> Response:
                 viewer = viewer_for(match, first_viewer.role, first_viewer.seat)
                 for stored in batch:
                     position = stored.originator_version
-                    yield f"id: {position}\nevent: record\ndata: {as_json(record_form(stored, viewer))}\n\n"
+                    form = record_form(stored, viewer, match, as_of=match.version)
+                    yield f"id: {position}\nevent: record\ndata: {as_json(form)}\n\n"
+                    # The records a reveal opens went by earlier without their secrets: each is sent
+                    # again, now opened, as an `opened` frame (no id: resuming stays at the reveal).
+                    for opened in opened_forms(g.matches, match, stored, viewer, as_of=match.version):
+                        yield f"event: opened\ndata: {as_json(opened)}\n\n"
             if match.status == "finished" and position >= match.version:
                 yield "event: end\ndata: {}\n\n"
                 return

@@ -1,4 +1,4 @@
-"""Service-level resources: health, readiness and the rulesets on offer."""
+"""Service-level resources: health, readiness, the rulesets on offer and each ruleset's commands and catalogue."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from flask.views import MethodView
 from domain import rulesets
 from domain.errors import MatchNotFound
 from domain.ruleset import config_to_dict
+from service.bodies import command_fields, command_json_schema
 from service.context import gambit
 from service.problems import Problem, problem_response
 
@@ -84,6 +85,28 @@ class Rulesets(MethodView):
         return jsonify({"rulesets": out})
 
 
+class RulesetItem(MethodView):
+    """/rulesets/{ruleset_id}"""
+
+    def get(self, ruleset_id: str) -> Response:
+        """One ruleset: its default config, every command type with its fields, and its public catalogue."""
+        if ruleset_id not in rulesets.available():
+            raise Problem(404, "ruleset_not_found", f"no ruleset {ruleset_id!r} is played here",
+                          "Ruleset not found", rulesets=rulesets.available())
+        module = rulesets.get(ruleset_id)
+        commands = [{"type": cls.type, "summary": _summary(cls), "fields": list(command_fields(cls)),
+                     "schema": command_json_schema(cls)} for cls in sorted(module.COMMANDS, key=lambda c: c.type)]
+        catalogue = getattr(module, "catalogue", None)
+        return jsonify({"ruleset": ruleset_id, "default_config": config_to_dict(module.Config()), "commands": commands,
+                        "catalogue": catalogue() if catalogue is not None else None})
+
+
+def _summary(command_cls: type) -> str:
+    """The first line of a command class's docstring: what the command does."""
+    lines = (command_cls.__doc__ or "").strip().splitlines()
+    return lines[0] if lines else ""
+
+
 class SigningKey(MethodView):
     """/.well-known/gambit-signing-key"""
 
@@ -96,4 +119,5 @@ bp.add_url_rule("/.well-known/gambit-signing-key", view_func=SigningKey.as_view(
 bp.add_url_rule("/healthz", view_func=Health.as_view("healthz"))
 bp.add_url_rule("/readyz", view_func=Ready.as_view("readyz"))
 bp.add_url_rule("/rulesets", view_func=Rulesets.as_view("rulesets"))
+bp.add_url_rule("/rulesets/<ruleset_id>", view_func=RulesetItem.as_view("ruleset"))
 bp.add_url_rule("/metrics", view_func=MetricsView.as_view("metrics"))

@@ -32,6 +32,10 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
+from domain import rulesets as rulesets_module
+from domain.choices import Choice, one_of, pair_part, pairs, random_body, sequence_of, subset_of, text, union_of
+from domain.rulesets.gambit_tcg import AssignBlockers, DeclareAttack, PlayCard
+from service.bodies import command_json_schema
 from tests.support.api import auth, create_match, join_all, play_to_end
 
 SPEC_PATH = Path(__file__).resolve().parents[1] / "api-spec" / "openapi.yaml"
@@ -338,6 +342,60 @@ def test_command_schema_lists_the_gambitz_commands(api):
         assert f"`{command_type}`" in description, f"gambitz command {command_type!r} is not listed in Command"
 
 
+def test_every_ruleset_command_schema_in_the_spec_is_derived_from_its_command_class():
+    schemas = spec()["components"]["schemas"]
+    for ruleset_id in rulesets_module.available():
+        module = rulesets_module.get(ruleset_id)
+        refs = []
+        for cls in module.COMMANDS:
+            name = f"cmd.{ruleset_id}.{cls.type}"
+            assert name in schemas, f"{name} is missing from the spec"
+            documented = {k: v for k, v in schemas[name].items() if k != "description"}
+            assert documented == command_json_schema(cls), f"{name} drifted from {cls.__name__}"
+            refs.append(f"#/components/schemas/{name}")
+        union = [entry["$ref"] for entry in schemas[f"commands.{ruleset_id}"]["oneOf"]]
+        assert sorted(union) == sorted(refs)
+        assert {"$ref": f"#/components/schemas/commands.{ruleset_id}"} in schemas["Command"]["anyOf"]
+
+
+def test_every_kind_of_choice_domain_validates_against_the_choice_schema():
+    samples = [
+        Choice(DeclareAttack, {}, {"attackers": subset_of(["u1", "u2"], 0, 2), "target_player": one_of([None, "p2"])}),
+        Choice(PlayCard, {"card": "c1", "target": None}, {"energy": union_of([subset_of(["e1"], 1, 1),
+                                                                              subset_of(["e2", "e3"], 1, 1)]),
+                                                          "discard": sequence_of(["h1", "h2"], 1, 1),
+                                                          "target_player": text(1, 40)}),
+        Choice(AssignBlockers, {}, {"blocks": pairs([pair_part(["b1", "b2"], sequence_of(["a1", "a2"], 2, 2))])}),
+        Choice(AssignBlockers, {}, {"blocks": pairs([pair_part(sequence_of(["S1", "S2"], 2, 2), ["ghost", "moat"])],
+                                                    lists=True, empty_keys=["S1", "S2"])}),
+    ]
+    for choice in samples:
+        assert schema_errors(component("Choice"), choice.body()) == [], choice.body()
+    assert schema_errors(component("Choice"), {"type": "x", "fixed": {}, "free": {"f": {"any_of": [1]}}})
+
+
+def test_choices_served_for_every_ruleset_match_the_contract(api):
+    rng = random.Random(5)
+    kinds = set()
+    for ruleset_id in rulesets_module.available():
+        assert api.get(f"/rulesets/{ruleset_id}").status_code == 200
+        match = create_match(api, ruleset_id)
+        tokens = join_all(api, match)
+        base = f"/matches/{match['match_id']}"
+        for _ in range(80):
+            summary = api.get(base).get_json()
+            if summary["status"] != "active":
+                break
+            seat = rng.choice(sorted(summary["to_act"]))
+            legal = api.get(f"{base}/legal-commands", headers=auth(tokens[seat])).get_json()
+            kinds |= {next(iter(domain)) for choice in legal["choices"] for domain in choice["free"].values()}
+            bodies = [c for c in legal["commands"] if c["type"] not in ("resign", "concede")]
+            bodies += [random_body(choice, rng) for choice in legal["choices"]]
+            body = rng.choice(bodies or legal["commands"])
+            assert api.post(f"{base}/commands", json=body, headers=auth(tokens[seat])).status_code == 201
+    assert {"one_of", "subset_of", "pairs", "text"} <= kinds, kinds
+
+
 # ----- 3: a real match over HTTP --------------------------------------------------------------
 
 def _records_visible_to(records: list[dict], seat: str | None) -> None:
@@ -356,6 +414,8 @@ def test_gambitz_match_over_http_matches_the_contract(api, app, monkeypatch):
     assert api.get("/healthz").status_code == 200
     assert api.get("/readyz").status_code == 200
     assert "gambitz" in {r["ruleset"] for r in api.get("/rulesets").get_json()["rulesets"]}
+    assert api.get("/rulesets/gambitz").get_json()["catalogue"]["cards"]
+    assert api.get("/rulesets/no-such-game").get_json()["code"] == "ruleset_not_found"
     assert api.get("/metrics").status_code == 200
 
     # --- create: success and every way to get it wrong

@@ -1,44 +1,29 @@
-"""The registry of rulesets by id; each game is one module or small package here."""
+"""The registry of rulesets by id: a plain mapping, checked against the one contract by a type checker.
+
+Each game is a module or small package here that implements `domain.ruleset.Ruleset` in full;
+`tests/test_ruleset_contract_types.py` runs mypy over this file, so a game that lacks a member
+(or has one of the wrong shape) fails a test, and tests/conformance/ plays every entry.
+"""
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+from domain.ruleset import Ruleset
+from domain.rulesets import dragons_gambit, gambit_board, gambit_tcg, gambitz, gattai_conflict
 
-_MODULES = {
-    "gambitz": "domain.rulesets.gambitz",
-    "gambit-board": "domain.rulesets.gambit_board",
-    "dragons-gambit": "domain.rulesets.dragons_gambit",
-    "gambit-tcg": "domain.rulesets.gambit_tcg",
-    "gattai-conflict": "domain.rulesets.gattai_conflict",
+RULESETS: dict[str, Ruleset] = {
+    gambitz.RULESET_ID: gambitz,
+    gambit_board.RULESET_ID: gambit_board,
+    dragons_gambit.RULESET_ID: dragons_gambit,
+    gambit_tcg.RULESET_ID: gambit_tcg,
+    gattai_conflict.RULESET_ID: gattai_conflict,
 }
 
 
-CONTRACT = ("RULESET_ID", "Config", "COMMANDS", "seat_names", "initial_state", "setup", "decide", "evolve",
-            "legal_commands", "to_act", "outcome", "view")
-
-
 def available() -> list[str]:
-    """Ruleset ids this build can play (modules that import)."""
-    return [ruleset_id for ruleset_id in _MODULES if _loadable(ruleset_id)]
+    """Ruleset ids this service plays, in the registry's order."""
+    return list(RULESETS)
 
 
-def _loadable(ruleset_id: str) -> bool:
-    try:
-        module = get(ruleset_id)
-    except KeyError:
-        return False
-    return all(hasattr(module, name) for name in CONTRACT)
-
-
-def get(ruleset_id: str) -> ModuleType:
-    """The ruleset module for an id; KeyError when unknown."""
-    path = _MODULES.get(ruleset_id)
-    if path is None:
-        raise KeyError(ruleset_id)
-    try:
-        return importlib.import_module(path)
-    except ModuleNotFoundError as exc:
-        if exc.name == path:
-            raise KeyError(ruleset_id) from None
-        raise
+def get(ruleset_id: str) -> Ruleset:
+    """The ruleset for an id; KeyError when unknown."""
+    return RULESETS[ruleset_id]

@@ -36,6 +36,7 @@ taken where the seed and the rules page are silent, so that replays and clients 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -178,6 +179,9 @@ def initial_state(config: Config, seats: list[str]) -> State:
         "passed": [],  # seats that passed since the last card was played
         "redrew": False,  # the seat to act has redrawn this turn
         "shown": [],  # hands shown by redraws, public for good
+        # Per seat, the deal and draw records that brought cards still in its hand: their version,
+        # the cards not played yet, and whether a Knight sent one of them back unseen.
+        "received": {seat: [] for seat in seats},
     }
 
 
@@ -246,33 +250,59 @@ def knight_returns(state: State, seat: str, knight: str) -> list[tuple[str, ...]
 
 
 def playable_commands(state: State, seat: str) -> list[PlayCard]:
-    """Every play the seat may make now, each power option listed separately."""
+    """Every play the seat may make now, each power option listed separately, in every spelling
+    decide takes: a card other than a Queen may leave `stack` out or name its own rank's stack, and
+    a play without a Knight's return may leave `knight_return` out or send it empty."""
     commands: list[PlayCard] = []
     for card in state["hands"][seat]:
         rank = rank_of(card)
         if rank == "queen":
-            commands.extend(PlayCard(card, stack=stack) for stack in queen_targets(state))
+            plays = [PlayCard(card, stack=stack) for stack in queen_targets(state)]
+        elif placement_problem(state, rank, rank) is not None:
             continue
-        if placement_problem(state, rank, rank) is not None:
-            continue
-        commands.append(PlayCard(card))
-        if not has_power(rank, next_position(state, rank)):
-            continue
-        if rank == "bishop":
-            commands.extend(PlayCard(card, move_queen_from=src, move_queen_to=dst) for src, dst in queen_moves(state))
         else:
-            commands.extend(PlayCard(card, knight_return=combo) for combo in knight_returns(state, seat, card))
+            plays = [PlayCard(card)]
+            if has_power(rank, next_position(state, rank)):
+                if rank == "bishop":
+                    plays += [PlayCard(card, move_queen_from=src, move_queen_to=dst) for src, dst in queen_moves(state)]
+                else:
+                    plays += [PlayCard(card, knight_return=combo) for combo in knight_returns(state, seat, card)]
+        commands += [spelled for play in plays for spelled in _spellings(play, rank)]
     return commands
+
+
+def _spellings(play: PlayCard, rank: str) -> list[PlayCard]:
+    """The play as written, then with the other spellings decide reads the same way."""
+    stacks = [play.stack] if rank == "queen" else [None, rank]
+    returns = [play.knight_return] if play.knight_return else [None, ()]
+    return [dataclasses.replace(play, stack=stack, knight_return=kr) for kr in returns for stack in stacks]
 
 
 # --- setup and decide ---------------------------------------------------------------------------
 
-def _shuffle_event(drawn, reason: str, deck_size: int) -> Event:
-    return chance_event("DeckShuffled", drawn, {"reason": reason, "deck_size": deck_size}, hidden_from_all_but=())
+def shuffle_public(state: State) -> dict:
+    """The public part of a shuffle of the whole deck: why, its size, and the size the permutation draws over."""
+    # The deck is shuffled at setup and for a redraw only, and always whole: a smaller `n` would
+    # drop the cards past it (evolve keeps only the permuted positions).
+    size = len(state["deck"])
+    return {"reason": "setup" if state["phase"] == "setup" else "redraw", "deck_size": size,
+            "chance": {"draw": "permutation", "n": size}}
 
 
-def _draw_event(kind: str, seat: str, cards: list[str], deck_size: int) -> Event:
-    return Event(kind, {"seat": seat, "count": len(cards), "deck_size": deck_size}, {"cards": list(cards)}, (seat,))
+def _shuffle_event(state: State, chance, purpose: str) -> Event:
+    public = shuffle_public(state)
+    drawn = chance.permutation(purpose, public["chance"]["n"])
+    return chance_event("DeckShuffled", drawn, {"reason": public["reason"], "deck_size": public["deck_size"]},
+                        hidden_from_all_but=())
+
+
+def _draw_event(kind: str, public: dict, cards: list[str]) -> Event:
+    return Event(kind, public, {"cards": list(cards)}, (public["seat"],))
+
+
+def returned_public(state: State, seat: str, cards: list[str]) -> dict:
+    """The public part of a Knight's return: how many cards go under the deck, and its size after."""
+    return {"seat": seat, "count": len(cards), "deck_size": len(state["deck"]) + len(cards)}
 
 
 def refill(state: State, seat: str) -> dict:
@@ -284,21 +314,36 @@ def refill(state: State, seat: str) -> dict:
     return {"cards": state["deck"][:count]}
 
 
+def refill_public(state: State, seat: str) -> dict:
+    """The public part of a deal or draw: how many cards the refill takes, and the deck's size after."""
+    count = len(refill(state, seat)["cards"])
+    return {"seat": seat, "count": count, "deck_size": len(state["deck"]) - count}
+
+
 def _refill_event(kind: str, state: State, seat: str) -> Event:
     """A deal or draw event topping the seat's hand up from the top of `state`'s deck."""
-    cards = refill(state, seat)["cards"]
-    return _draw_event(kind, seat, cards, len(state["deck"]) - len(cards))
+    return _draw_event(kind, refill_public(state, seat), refill(state, seat)["cards"])
+
+
+def dealt_seat(state: State) -> str | None:
+    """The seat the opening deal serves next: the first, in seat order, with no cards yet."""
+    return next((seat for seat in state["seats"] if not state["hands"][seat]), None)
+
+
+def started_public(state: State) -> dict:
+    """The public part of the game's start: the seats and the opening seat, as configured."""
+    return {"seats": list(state["seats"]), "first_seat": state["first_seat"]}
 
 
 def setup(config: Config, seats: list[str], chance) -> list[Event]:
     """Shuffle (hidden), deal 3 secret cards to each seat, then the first seat is to play."""
     sim = initial_state(config, seats)
-    events = [_shuffle_event(chance.permutation("shuffle", len(CARDS)), "setup", len(CARDS))]
+    events = [_shuffle_event(sim, chance, "shuffle")]
     evolve(sim, events[0])
-    for seat in seats:
-        events.append(_refill_event("CardsDealt", sim, seat))
+    for _ in seats:
+        events.append(_refill_event("CardsDealt", sim, dealt_seat(sim)))
         evolve(sim, events[-1])
-    events.append(Event("GameStarted", {"seats": list(seats), "first_seat": config.first_seat}))
+    events.append(Event("GameStarted", started_public(sim)))
     return events
 
 
@@ -315,6 +360,8 @@ def _working_copy(state: State) -> State:
     sim["points"] = dict(state["points"])
     sim["passed"] = list(state["passed"])
     sim["shown"] = list(state["shown"])
+    sim["received"] = {seat: [dict(entry, pending=list(entry["pending"])) for entry in entries]
+                       for seat, entries in state.get("received", {}).items()}
     return sim
 
 
@@ -342,6 +389,22 @@ def _resolve_stack(card: str, stack: object) -> str:
     if stack is not None and stack != rank:
         raise RuleViolation("wrong_stack", f"{card} goes only on the {rank} stack")
     return rank
+
+
+def played_public(state: State, seat: str, card: str, stack: str) -> dict:
+    """The public part of a play: the stack it goes on, the position it takes and the points it scores."""
+    # Only a Queen's stack is the seat's choice; every other card goes on its own rank's stack,
+    # and the position and points follow from that stack and the scoring table.
+    rank = rank_of(card)
+    position = next_position(state, rank)
+    return {"seat": seat, "card": card, "stack": stack if rank == "queen" else rank, "position": position,
+            "points": state["scoring"][group_of(rank)][str(position)], "locks": rank == "queen"}
+
+
+def shown_public(state: State, seat: str) -> dict:
+    """The public part of a redraw's shown hand: the whole hand, and the deck's size once it is returned."""
+    hand = list(state["hands"][seat])
+    return {"seat": seat, "cards": hand, "deck_size": len(state["deck"]) + len(hand)}
 
 
 def _decide_play(state: State, seat: str, command: PlayCard) -> list[Event]:
@@ -372,7 +435,6 @@ def _decide_play(state: State, seat: str, command: PlayCard) -> list[Event]:
         if returned not in knight_returns(state, seat, card):
             raise RuleViolation("invalid_knight_return", "return one or both of the other cards you held, once each")
 
-    points = state["scoring"][group_of(rank)][str(position)]
     sim = _working_copy(state)
     events: list[Event] = []
 
@@ -380,12 +442,12 @@ def _decide_play(state: State, seat: str, command: PlayCard) -> list[Event]:
         events.append(event)
         evolve(sim, event)
 
-    emit(Event("CardPlayed", {"seat": seat, "card": card, "stack": stack, "position": position, "points": points,
-                              "locks": rank == "queen"}))
+    emit(Event("CardPlayed", played_public(state, seat, card, stack)))
     if move != (None, None):
-        emit(Event("QueenMoved", {"seat": seat, "queen": state["stacks"][move[0]]["queen"], "from": move[0], "to": move[1]}))
+        emit(Event("QueenMoved", {"seat": seat, "queen": sim["stacks"][move[0]]["queen"], "from": move[0],
+                                  "to": move[1]}))
     if returned:
-        emit(_draw_event("CardsReturned", seat, list(returned), len(sim["deck"]) + len(returned)))
+        emit(_draw_event("CardsReturned", returned_public(sim, seat, list(returned)), list(returned)))
     if sim["deck"]:
         emit(_refill_event("CardsDrawn", sim, seat))
     emit(_next_turn_event(sim, seat))
@@ -407,11 +469,10 @@ def _decide_redraw(state: State, seat: str, chance) -> list[Event]:
     if not must_redraw(state, seat):
         raise RuleViolation("redraw_not_allowed", "only a stuck hand of three Queens, or two Queens and a locked "
                                                   "card, with cards left in the deck, is redrawn (once a turn)")
-    hand = list(state["hands"][seat])
     sim = _working_copy(state)
-    shown = Event("HandShown", {"seat": seat, "cards": hand, "deck_size": len(sim["deck"]) + len(hand)})
+    shown = Event("HandShown", shown_public(sim, seat), opens=revealed_by_showing(sim, seat))
     evolve(sim, shown)
-    shuffled = _shuffle_event(chance.permutation("reshuffle", len(sim["deck"])), "redraw", len(sim["deck"]))
+    shuffled = _shuffle_event(sim, chance, "reshuffle")
     evolve(sim, shuffled)
     return [shown, shuffled, _refill_event("CardsDrawn", sim, seat)]
 
@@ -460,10 +521,14 @@ def evolve(state: State, event: Event) -> State:
         cards = (event.secret or {}).get("cards", [])
         _take(state["deck"], cards)
         state["hands"][pub["seat"]].extend(cards)
+        if cards:
+            state.setdefault("received", {}).setdefault(pub["seat"], []).append(
+                {"version": event.version, "pending": list(cards), "tainted": False})
     elif kind == "GameStarted":
         state["phase"], state["turn"] = "play", pub["first_seat"]
     elif kind == "CardPlayed":
         _take(state["hands"][pub["seat"]], [pub["card"]])
+        _settle_received(state, pub["seat"], [pub["card"]], tainted=False)
         pile = state["stacks"][pub["stack"]]
         if pub["locks"]:
             pile["queen"] = pub["card"]
@@ -478,11 +543,13 @@ def evolve(state: State, event: Event) -> State:
         cards = (event.secret or {}).get("cards", [])
         _take(state["hands"][pub["seat"]], cards)
         state["deck"].extend(cards)
+        _settle_received(state, pub["seat"], cards, tainted=True)
     elif kind == "HandShown":
         _take(state["hands"][pub["seat"]], pub["cards"])
         state["deck"].extend(pub["cards"])
         state["shown"].append({"seat": pub["seat"], "cards": list(pub["cards"])})
         state["redrew"] = True
+        state.setdefault("received", {})[pub["seat"]] = []
     elif kind == "TurnPassed":
         state["passed"].append(pub["seat"])
     elif kind == "TurnBegan":
@@ -492,12 +559,72 @@ def evolve(state: State, event: Event) -> State:
     return state
 
 
+def _settle_received(state: State, seat: str, cards: list[str], tainted: bool) -> None:
+    """Cards leave the hand: played face up, or (tainted) returned unseen under the deck."""
+    entries = state.setdefault("received", {}).setdefault(seat, [])
+    for entry in entries:
+        gone = [card for card in entry["pending"] if card in cards]
+        if gone:
+            entry["pending"] = [card for card in entry["pending"] if card not in gone]
+            entry["tainted"] = entry["tainted"] or tainted
+    # A record all of whose cards were played shows nothing a later hand could reveal.
+    entries[:] = [entry for entry in entries if entry["pending"]]
+
+
+def revealed_by_showing(state: State, seat: str) -> tuple[int, ...]:
+    """The deal and draw records a shown hand reveals to everyone: those that brought its cards.
+
+    Every card such a record holds is public once the hand is shown: the rest were played face up.
+    A record a Knight sent a card back from is not revealed (that card's identity stays hidden).
+    What opening adds is only when each shown card arrived, of a hand that goes back into the
+    deck and is reshuffled at once.
+    """
+    return tuple(entry["version"] for entry in state.get("received", {}).get(seat, []) if not entry["tainted"])
+
+
 def derived_secret(state: State, event: Event) -> dict | None:
     """The cards a deal or draw takes off the replayed deck; None for other events."""
     # A shuffle's secret is only its chance result (re-derived from the seed by the verifier),
     # and the cards a Knight returns are the seat's own choice.
     if event.kind in ("CardsDealt", "CardsDrawn"):
         return refill(state, event.public["seat"])
+    return None
+
+
+def readjudicate(state: State, event: Event) -> dict:
+    """Gambitz has no bluff calls, so no record of it is a ruling to re-adjudicate."""
+    raise ValueError(f"a {event.kind} is not a ruling: gambitz records no rulings")
+
+
+def derived_public(state: State, event: Event) -> dict | None:
+    """What the replayed state fixes of an event's public part; None when it is all a seat's choice."""
+    # Everything here follows from the state but the card played (and a Queen's stack), a
+    # Bishop's move and a Knight's returned cards, which are the seat's to choose; the count of
+    # returned cards restates the (then opened) secret. Only the seat whose turn it is acts.
+    kind, pub = event.kind, event.public
+    turn = state["turn"]
+    if kind == "DeckShuffled":
+        return shuffle_public(state)
+    if kind == "CardsDealt":
+        return refill_public(state, dealt_seat(state))
+    if kind == "CardsDrawn":
+        return refill_public(state, turn)
+    if kind == "GameStarted":
+        return started_public(state)
+    if kind == "CardPlayed":
+        return played_public(state, turn, pub["card"], pub.get("stack"))
+    if kind == "QueenMoved":
+        return {"seat": turn, "queen": state["stacks"][pub["from"]]["queen"]}
+    if kind == "CardsReturned":
+        cards = (event.secret or {}).get("cards")
+        return {"seat": turn} if cards is None else returned_public(state, turn, cards)
+    if kind == "HandShown":
+        return shown_public(state, turn)
+    if kind == "TurnPassed":
+        return {"seat": turn}
+    if kind in ("TurnBegan", "GameEnded"):
+        # Which of the two follows is fixed too: the other kind's key is then missing.
+        return _next_turn_event(state, turn).public
     return None
 
 
@@ -515,6 +642,18 @@ def legal_commands(state: State, seat: str) -> list[Command]:
     if must_redraw(state, seat):
         return [RedrawHand()]
     return playable_commands(state, seat) or [PassTurn()]
+
+
+def catalogue() -> dict:
+    """The public card list (every card with its rank and suit), the stacks, and the default scoring table."""
+    return {"cards": [{"id": card, "rank": rank_of(card), "suit": card.rsplit("-", 1)[1]} for card in CARDS],
+            "stacks": list(STACK_RANKS), "hand_size": HAND_SIZE, "stack_limit": STACK_LIMIT,
+            "scoring": copy.deepcopy(DEFAULT_SCORING)}
+
+
+def legal_choices(state: State, seat: str) -> list:
+    """None: every legal gambitz command is listed by legal_commands (at most a few dozen)."""
+    return []
 
 
 def penalty_of(state: State, cards: list[str]) -> int:

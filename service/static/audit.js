@@ -19,8 +19,9 @@ export async function sha256Hex(text) {
 }
 
 // Re-open every opened commitment of an entry here: true/false, or null when it cannot be checked.
+// `opened` lists the evidence this viewer may open now (revealed to everyone, or the ruling's copies).
 export async function verifyInBrowser(entry) {
-  const opened = entry.evidence && entry.evidence.opened;
+  const opened = Array.isArray(entry.opened) && entry.opened.length ? entry.opened : entry.evidence && entry.evidence.opened;
   if (!Array.isArray(opened) || opened.length === 0) return null;
   for (const item of opened) {
     const stored = (entry.commitments || {})[String(item.version)];
@@ -54,7 +55,7 @@ export function renderAudit(panel, { entry, marker, disputes, onClose }) {
   const claim = {};
   for (const [key, value] of Object.entries(entry)) {
     if (!["consequences", "evidence", "commitments", "salt", "verified", "disputes", "ruling_commitment",
-          "evidence_versions", "hand_totals"].includes(key)) claim[key] = value;
+          "evidence_versions", "hand_totals", "opened"].includes(key)) claim[key] = value;
   }
   const verdict = entry.verdict === "true" ? "claim TRUE" : entry.verdict === "false" ? "claim FALSE" : scalar(entry.verdict);
   panel.append(

@@ -20,7 +20,7 @@ from service import events as events_resource
 from service import watch
 from service.app import create_app
 from service.settings import Settings
-from tests.support.api import auth, create_match, join_all, play_to_end
+from tests.support.api import auth, create_match, join_all, legal_options, play_to_end
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -206,7 +206,7 @@ def play_one(server: LiveServer, match_id: str, tokens: dict, rng: random.Random
         return False
     prefer = _prefer(rng)
     seat = rng.choice(sorted(summary["to_act"]))
-    commands = client.get(f"/matches/{match_id}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
+    commands = legal_options(client, match_id, tokens[seat], rng)
     calm = [c for c in commands if finish or (c["type"] not in ("resign", "call_final_gambit") and prefer(c))]
     body = rng.choice(calm or commands)
     response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))

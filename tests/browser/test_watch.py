@@ -15,6 +15,7 @@ import pytest
 from service import events as events_resource
 from tests.browser.conftest import active_match, finished_match, play_one, relay_api, screenshot
 from tests.support.api import auth
+from tests.support.leaks import revealed_versions
 
 pytestmark = pytest.mark.browser
 
@@ -191,7 +192,8 @@ def test_bluff_and_dispute_markers_jump_to_the_call_and_open_its_audit_entry(pag
     assert "✔ verified (server)" in panel.text_content()
     page.wait_for_selector("#audit-browser-check .badge.ok")
     assert "[object " not in panel.text_content()
-    assert call["evidence"]["opened"][0]["salt"] in page.content(), "a finished match's evidence is public"
+    evidence = call["evidence"].get("opened") or call["evidence"].get("sealed_evidence")
+    assert evidence[0]["salt"] in page.content(), "a finished match's evidence is public"
 
     last_call = audit[-1]
     page.click(f".marker.bluff[data-version='{last_call['call_version']}']")
@@ -344,14 +346,18 @@ def _strings(value) -> set[str]:
 
 def _secrets_of(server, match_id: str, ruleset: str) -> dict[str, re.Pattern]:
     """What a spectator must not see while the match runs: every salt, the server seed and hidden cards."""
-    records = server.matches.records(match_id)
+    # A record a reveal opened is everyone's from then on (API "Reveals"); the rest stays hidden.
+    every_record = server.matches.records(match_id)
+    revealed = revealed_versions(every_record)
+    records = [r for r in every_record if r.originator_version not in revealed]
     forbidden = {f"salt of v{r.originator_version}": re.compile(re.escape(r.salt))
                  for r in records if r.secret is not None}
     assert forbidden, "the match has secrets to keep"
     forbidden["server seed"] = re.compile(re.escape(server.matches.match(match_id).server_seed))
     pattern = CARD_PATTERNS.get(ruleset)
     if pattern is not None:
-        public = set().union(*(_strings(r.public) for r in records))
+        public = set().union(*(_strings(r.public) for r in every_record),
+                             *(_strings(r.secret) for r in every_record if r.originator_version in revealed))
         hidden = {s for r in records if r.secret is not None for s in _strings(r.secret) if pattern.match(s)} - public
         assert hidden, "some cards are face down"
         for card in hidden:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 from domain import rulesets
-from tests.support.api import auth
+from domain.choices import Choice
+from tests.support.api import auth, legal_options
 
 # Small but real configs: three seats where the game allows it, so a seat's secrets have
 # more than one outsider; gambit-tcg decks are chosen per seat at join time.
@@ -56,14 +57,14 @@ def new_match(client, ruleset: str, rng: random.Random, tournament_id: str | Non
 
 
 def pick(rng: random.Random, options: list, enders_rate: float = 0.02):
-    """A random option, keeping match-ending commands rare (bodies or Command objects)."""
+    """A random option, keeping match-ending commands rare (bodies, Command objects or Choices;
+    a Choice gives a random member)."""
     def kind(option) -> str:
         return option["type"] if isinstance(option, dict) else option.type
 
     regular = [o for o in options if kind(o) not in ENDERS]
-    if regular and rng.random() >= enders_rate:
-        return rng.choice(regular)
-    return rng.choice(options)
+    picked = rng.choice(regular if regular and rng.random() >= enders_rate else options)
+    return picked.random_command(rng) if isinstance(picked, Choice) else picked
 
 
 def advance(matches, match_id: str, rng: random.Random, steps: int) -> int:
@@ -74,7 +75,7 @@ def advance(matches, match_id: str, rng: random.Random, steps: int) -> int:
         if match.status != "active":
             break
         seat = rng.choice(sorted(match.to_act()))
-        options = match.ruleset.legal_commands(match.state, seat)
+        options = match.ruleset.legal_commands(match.state, seat) + match.ruleset.legal_choices(match.state, seat)
         assert options, f"{seat} is to act but has no legal command"
         matches.act(match_id, seat, pick(rng, options))
         played += 1
@@ -100,8 +101,7 @@ def legal_http_move(client, match_id: str, tokens: dict, rng: random.Random) -> 
     if summary["status"] != "active" or not summary["to_act"]:
         return None
     seat = rng.choice(sorted(summary["to_act"]))
-    commands = client.get(f"/matches/{match_id}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
-    body = pick(rng, commands)
+    body = pick(rng, legal_options(client, match_id, tokens[seat], rng))
     response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))
     assert response.status_code == 201, (seat, body, response.get_json())
     return response.get_json()

@@ -33,6 +33,7 @@ import pytest
 
 from tests.hardening.play import RULESETS, advance, finish, new_match
 from tests.support.api import auth
+from tests.support.leaks import revealed_versions
 
 # Moments at which every endpoint is read by every viewer while the match runs.
 SNAPSHOTS = 4
@@ -136,32 +137,37 @@ class Needles:
         return len(self.salts) + len(self.tokens) + len(self.compounds) + len(self.pairs) + len(self.associations)
 
 
-def _visible(record, seat: str | None) -> bool:
-    return record.secret is None or (seat is not None and seat in (record.audience or []))
+def _visible(record, seat: str | None, revealed: set[int] = frozenset()) -> bool:
+    # A record a reveal has opened is everyone's (what a reveal may open is checked by the reveal
+    # tests: tests/conformance/test_reveals.py and the per-game ones).
+    return (record.secret is None or record.originator_version in revealed
+            or (seat is not None and seat in (record.audience or [])))
 
 
 def needles_for(matches, match_id: str, seat: str | None, static_docs: list) -> Needles:
     """Secret-only values of the match that `seat` (None: spectator) has not been shown yet."""
     records = matches.records(match_id)
     match = matches.match(match_id)
+    revealed = revealed_versions(records)
     known = Facts()
     for doc in static_docs:
         known.add(doc)
     if seat is not None:
         # What the seat may do is derived from its own view: its vocabulary is legitimately its own.
         known.add([command.body() for command in match.ruleset.legal_commands(match.state, seat)])
+        known.add([choice.body() for choice in match.ruleset.legal_choices(match.state, seat)])
     for record in records:
         # The record as the viewer receives it (API.md, "The event record").
         form = {"version": record.originator_version, "kind": record.kind, "public": record.public,
                 "commitment": record.commitment, "audience": record.audience, "chain": record.chain}
-        if _visible(record, seat) and record.secret is not None:
+        if _visible(record, seat, revealed) and record.secret is not None:
             form.update(secret=record.secret, salt=record.salt)
         known.add(form)
     hidden = Facts()
     salts = set()
     compound_values: dict = {}
     for record in records:
-        if _visible(record, seat):
+        if _visible(record, seat, revealed):
             continue
         hidden.add(record.secret)
         _collect_compounds(record.secret, compound_values)

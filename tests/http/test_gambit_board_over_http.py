@@ -6,7 +6,7 @@ import hashlib
 import json
 import random
 
-from tests.support.api import auth, create_match, join_all
+from tests.support.api import auth, create_match, join_all, legal_options
 from tests.support.independent_verifier import verify_export
 
 
@@ -32,14 +32,18 @@ def _play(client, mid: str, tokens: dict, rng: random.Random, max_commands: int 
         if summary["status"] == "finished":
             return
         seat = rng.choice(summary["to_act"])
-        commands = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
+        commands = legal_options(client, mid, tokens[seat], rng)
         response = client.post(f"/matches/{mid}/commands", json=_prefer_calls(rng, commands), headers=auth(tokens[seat]))
         assert response.status_code == 201, response.get_json()
     raise AssertionError("the match did not finish")
 
 
+MOVEMENT = ("diagonal", "ghost", "sidewinder", "bulldozer")
+
+
 def _third_party_check(export_text: str) -> int:
-    """From the export alone: each ruling's opened assignment re-commits, and says what the verdict says."""
+    """From the export alone: each ruling's evidence (the claimed power slot's commitment, revealed
+    for a true claim, sealed for a false one) re-commits, and says what the verdict says."""
     records = [json.loads(line) for line in export_text.splitlines()[1:] if line.strip()]
     by_version = {r["version"]: r for r in records if "version" in r}
     checked = 0
@@ -47,12 +51,15 @@ def _third_party_check(export_text: str) -> int:
         call = record.get("public", {}).get("bluff_call")
         if call is None:
             continue
-        (opened,) = record["secret"]["opened"]
+        key = "opens" if call["verdict"] == "true" else "sealed_evidence"
+        (opened,) = record["secret"]["opened" if key == "opens" else key]
+        assert record["public"][key] == [opened["version"]] == [call["evidence_version"]]
         committed = by_version[opened["version"]]["commitment"]
         assert hashlib.sha256(_canonical({"salt": opened["salt"], "secret": opened["secret"]})).hexdigest() == committed
-        powers = opened["secret"]["assignment"][call["piece"]]
-        held = call["power"] in (powers.get("movement"), powers.get("action"))
-        assert call["verdict"] == ("true" if held else "false")
+        slot = opened["secret"]
+        kind = "movement" if call["power"] in MOVEMENT else "action"
+        assert (slot["piece"], slot["power_type"]) == (call["piece"], kind)
+        assert call["verdict"] == ("true" if slot["power"] == call["power"] else "false")
         checked += 1
     return checked
 
@@ -74,7 +81,7 @@ def test_two_seats_play_to_the_end_with_bluff_calls_and_every_verdict_rechecks_f
     assert [c["ruling_version"] for c in calls] == [e["ruling_version"] for e in audit]
 
 
-def test_while_the_match_runs_the_audit_shows_commitments_but_no_evidence_to_players_or_spectators(client):
+def test_while_the_match_runs_a_false_claims_evidence_is_sealed_from_players_and_spectators(client):
     rng = random.Random(3)
     match = create_match(client, "gambit-board", {})
     tokens = join_all(client, match)
@@ -86,13 +93,19 @@ def test_while_the_match_runs_the_audit_shows_commitments_but_no_evidence_to_pla
         if client.get(f"/matches/{mid}/audit/bluffs").get_json()["calls"]:
             break
         seat = rng.choice(summary["to_act"])
-        commands = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
+        commands = legal_options(client, mid, tokens[seat], rng)
         client.post(f"/matches/{mid}/commands", json=_prefer_calls(rng, commands), headers=auth(tokens[seat]))
     if client.get(f"/matches/{mid}").get_json()["status"] != "active":
         return  # the match ended on the very call; the finished case is covered above
     for headers in ({}, auth(tokens["south"]), auth(tokens["north"])):
         entry = client.get(f"/matches/{mid}/audit/bluffs", headers=headers).get_json()["calls"][0]
-        assert entry["evidence"] is None and entry["verified"] is None
+        assert entry["evidence"] is None
+        # A true claim's evidence is revealed to everyone, so anyone can verify it at once; a false
+        # claim's would show what the piece really holds, so it stays sealed until the end.
+        if entry["verdict"] == "true":
+            assert entry["verified"] is True and [o["version"] for o in entry["opened"]] == entry["evidence_versions"]
+        else:
+            assert entry["verified"] is None and entry["opened"] == []
         assert all(len(c) == 64 for c in entry["commitments"].values())
 
 
@@ -116,7 +129,7 @@ def test_a_dispute_filed_mid_match_does_not_shift_the_versions_rulings_name(clie
             assert filed.status_code == 201
             disputed = True
         seat = rng.choice(summary["to_act"])
-        commands = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
+        commands = legal_options(client, mid, tokens[seat], rng)
         client.post(f"/matches/{mid}/commands", json=_prefer_calls(rng, commands), headers=auth(tokens[seat]))
     audit = client.get(f"/matches/{mid}/audit/bluffs").get_json()["calls"]
     assert disputed and len(audit) > 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from domain.rulesets.gambit_tcg.cards import DECKS
-from tests.support.api import auth, create_match, join_all
+from tests.support.api import auth, create_match, join_all, legal_options
 from tests.support.independent_verifier import verify_export
 
 
@@ -29,7 +29,7 @@ def test_a_match_with_a_custom_deck_is_played_to_the_end_with_audited_reveal_cal
         if summary["status"] == "finished":
             break
         seat = summary["to_act"][0]
-        commands = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
+        commands = legal_options(client, mid, tokens[seat], rng)
         attacks = [c for c in commands if c["type"] == "declare_attack"]
         calls = [c for c in commands if c.get("declared_type")]
         body = (max(attacks, key=lambda c: len(c.get("attackers", []))) if attacks
@@ -70,7 +70,7 @@ def test_no_endpoint_shows_a_viewer_a_secret_outside_its_audience_while_the_matc
                     for version, salt in hidden:
                         assert salt not in text, f"record {version} leaked to {seat or 'spectator'} via {name}"
         seat = current.to_act()[0]
-        commands = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
+        commands = legal_options(client, mid, tokens[seat], rng)
         preferred = [c for c in commands if c.get("declared_type") or c["type"] in ("activate_trap", "set_card")]
         body = rng.choice(preferred if preferred and rng.random() < 0.6 else commands)
         assert client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat])).status_code == 201

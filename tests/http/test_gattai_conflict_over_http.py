@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tests.support.api import auth, create_match, join_all
+from tests.support.api import auth, create_match, join_all, legal_options
 from tests.support.independent_verifier import verify_export
 
 THREE_PILOTS = {"p1": {}, "p2": {}, "p3": {}}
@@ -24,7 +24,7 @@ def _play(client, config: dict, choose, seed: int, max_commands: int = 3000) -> 
             kinds = [e["kind"] for e in client.get(f"/matches/{mid}/events?limit=500").get_json()["events"]]
             return mid, kinds
         seat = rng.choice(summary["to_act"])
-        commands = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
+        commands = legal_options(client, mid, tokens[seat], rng)
         response = client.post(f"/matches/{mid}/commands", json=choose(rng, commands), headers=auth(tokens[seat]))
         assert response.status_code == 201, response.get_json()
     raise AssertionError("the conflict did not end")

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from domain import rulesets
-from tests.support.api import auth, create_match, join_all
+from domain.choices import random_legal_command
+from tests.support.api import auth, create_match, join_all, legal_options
 from tests.support.independent_verifier import verify_export
 from tests.support.leaks import endpoint_bodies, hidden_from
 
@@ -52,7 +53,7 @@ def test_no_endpoint_shows_a_viewer_a_secret_outside_its_audience_while_the_matc
         if step % CHECK_EVERY == 0:
             checked += _assert_nothing_hidden_leaks(client, matches, mid, tokens)
         seat = rng.choice(current.to_act())
-        body = rng.choice(client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"])
+        body = rng.choice(legal_options(client, mid, tokens[seat], rng))
         response = client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat]))
         assert response.status_code == 201
         # The command's own response is in the actor's form: nothing outside the actor's audience.
@@ -75,8 +76,7 @@ def test_everything_is_public_once_the_match_has_finished(client, app, ruleset):
         if current.status != "active":
             break
         seat = rng.choice(current.to_act())
-        command = rng.choice(current.ruleset.legal_commands(current.state, seat))
-        matches.act(mid, seat, command)
+        matches.act(mid, seat, random_legal_command(current.ruleset, current.state, seat, rng))
     else:
         resign = client.post(f"/matches/{mid}/commands", json={"type": "resign"}, headers=auth(tokens[seat]))
         assert resign.status_code == 201

@@ -51,6 +51,12 @@ def square_of(game: Game, piece: str) -> str | None:
     return gb.view(game.state, ORGANIZER)["pieces"][piece]["square"]
 
 
+def slot_record(game: Game, piece: str, kind: str) -> Event:
+    """The newest commitment of one power slot (a piece's movement or action power) recorded so far."""
+    return [e for e in game.events if e.kind == "PowerCommitted"
+            and (e.public["piece"], e.public["power_type"]) == (piece, kind)][-1]
+
+
 def kinds(events) -> list[str]:
     """The kinds of some recorded events."""
     return [e.kind for e in events]

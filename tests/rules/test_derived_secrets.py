@@ -45,7 +45,7 @@ SELDOM = {"resign": 0.0, "call_final_gambit": 0.03, "call_bluff": 0.25}
 BOUND = {
     "gambitz": {"CardsDealt", "CardsDrawn"},
     "dragons-gambit": {"RoundDealt", "InitialCardsPeeked", "CardDrawn", "CardPeeked", "DrawPileReshuffled"},
-    "gambit-board": {"PowersAssigned", "PowerReassigned", "BluffRuled", "PowersDetected"},
+    "gambit-board": {"PowersAssigned", "PowerReassigned", "BluffRuled", "PowersDetected", "PowerCommitted"},
 }
 FREE = {
     "gambitz": {"DeckShuffled", "CardsReturned"},
@@ -87,7 +87,10 @@ def playout(ruleset_id: str, config: dict, seed: int, resign_after: int = 400) -
         if ruleset.outcome(game.state) is not None:
             return game
         seat = rng.choice(sorted(ruleset.to_act(game.state)))
-        game.act(seat, choose(rng, ruleset.legal_commands(game.state, seat), step >= resign_after))
+        # Listed commands, and a random member of each choice (a gambit-board assignment, a TCG payment).
+        options = ruleset.legal_commands(game.state, seat)
+        options += [choice.random_command(rng) for choice in ruleset.legal_choices(game.state, seat)]
+        game.act(seat, choose(rng, options, step >= resign_after))
     raise AssertionError(f"no outcome after {10 * resign_after} steps")
 
 

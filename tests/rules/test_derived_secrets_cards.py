@@ -68,6 +68,7 @@ def played(case: str, seed: int) -> Game:
     while ruleset.outcome(game.state) is None:
         seat = rng.choice(sorted(ruleset.to_act(game.state)))
         options_now = ruleset.legal_commands(game.state, seat)
+        options_now += [choice.random_command(rng) for choice in ruleset.legal_choices(game.state, seat)]
         preferred = [c for c in options_now if prefer(c)]
         game.act(seat, rng.choice(preferred if preferred and rng.random() < 0.9 else options_now))
     return game

@@ -150,7 +150,7 @@ def test_tokens_count_in_the_round_total():
     assert ended["totals"] == {"p1": 10, "p2": 11} and ended["penalties"]["p1"] == 0
 
 
-def test_the_round_end_is_a_bluff_ruling_that_opens_the_rounds_hidden_chance():
+def test_the_round_end_is_a_bluff_ruling_resting_on_the_rounds_hidden_chance():
     game = start(dg)
     turn = 0
     while game.state["draw_pile"]:
@@ -163,7 +163,14 @@ def test_the_round_end_is_a_bluff_ruling_that_opens_the_rounds_hidden_chance():
     plain_turn(game, other)
     ended = events_of(game, "RoundEnded")[0]
     deal, reshuffle = events_of(game, "RoundDealt")[0], events_of(game, "DrawPileReshuffled")[0]
-    assert ended.opens == (deal.version, reshuffle.version)
+    # The shuffles also fix the pile's undrawn order: sealed evidence, never revealed during play.
+    assert ended.evidence == (deal.version, reshuffle.version)
+    # Every card shown to one seat is face up now: those records are revealed, once each (a drawn
+    # card discarded face up was revealed by its discard already).
+    shown = [e.version for e in game.events
+             if e.kind in ("InitialCardsPeeked", "CardDrawn", "CardPeeked") and e.version < ended.version]
+    discards = [v for e in game.events if e.kind == "DrawnCardDiscarded" and e.version < ended.version for v in e.opens]
+    assert set(discards) <= set(shown) and sorted(ended.opens + tuple(discards)) == shown
     totals = ended.public["totals"]
     call = ended.public["bluff_call"]
     assert call == {

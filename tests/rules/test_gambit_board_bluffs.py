@@ -9,7 +9,7 @@ from domain.ruleset import Event, RuleViolation, Viewer
 from domain.rulesets import gambit_board as gb
 from domain.rulesets.gambit_board.commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze,
                                                    ClaimMoat, Detect, MovePiece, Reassign)
-from tests.rules.gambit_board_scenarios import arrange, kinds, new_game, square_of
+from tests.rules.gambit_board_scenarios import arrange, kinds, new_game, slot_record, square_of
 from tests.support.harness import start
 
 MOAT_NORTH = {"N1": ("ghost", "moat"), "N2": ("sidewinder", "kamikaze")}
@@ -43,7 +43,10 @@ def test_a_true_move_claim_costs_the_caller_a_piece_and_reveals_the_power():
     call = ruled.public["bluff_call"]
     assert call["verdict"] == "true" and call["claimant"] == "south" and call["caller"] == "north"
     assert call["claim_version"] == moved.version and call["call_version"] == ruled.version
-    assert call["evidence_version"] == game.state["assignment_version"]["south"] == 2 and ruled.opens == (2,)
+    # A true claim shows the claimed power to everyone: the ruling opens that slot's own commitment.
+    slot = slot_record(game, "S1", "movement")
+    assert slot.secret == {"piece": "S1", "power_type": "movement", "power": "diagonal"}
+    assert call["evidence_version"] == slot.version and ruled.opens == (slot.version,) and ruled.evidence == ()
     assert call["consequences"]["piece_lost_by"] == "north" and call["consequences"]["move_undone"] is False
     assert call["consequences"]["power_revealed"] == "diagonal"
     assert ruled.audience == () and ruled.secret["held"] == {"movement": "diagonal", "action": "sitting"}
@@ -53,12 +56,17 @@ def test_a_true_move_claim_costs_the_caller_a_piece_and_reveals_the_power():
     assert gb.to_act(game.state) == ["north"] and game.state["step"]["kind"] == "lose"
     [lost] = game.act("north", ChooseLoss(piece="N6"))
     assert lost.public["powers"] == [] and "N6" in gb.view(game.state, SPECTATOR)["lost"]["north"]
+    assert lost.opens == (slot_record(game, "N6", "movement").version, slot_record(game, "N6", "action").version)
     assert game.state["step"] == {"kind": "reassign", "seat": "south", "type": "movement", "roll": None,
                                   "call_version": ruled.version}
-    [reassigned] = game.act("south", Reassign(power="ghost", piece="S3"))
+    reassigned, *slots = game.act("south", Reassign(power="ghost", piece="S3"))
     assert reassigned.audience == ("south",) and reassigned.public["bluff_call_followup"]["call_version"] == ruled.version
     assert "S3" not in str(reassigned.public)
     assert game.state["assignment_version"]["south"] == reassigned.version
+    # Which piece got the new power is secret: the movement slot of every south piece is committed anew.
+    assert [(e.kind, e.public["piece"], e.public["power_type"], e.audience) for e in slots] == \
+        [("PowerCommitted", p, "movement", ("south",)) for p in ("S1", "S2", "S3", "S4", "S5", "S6")]
+    assert [e.secret["power"] for e in slots] == [None, "bulldozer", "ghost", None, None, None]
     powers = gb.view(game.state, Viewer("seat", "south"))["pieces"]
     assert powers["S1"]["powers"] == {"movement": None, "action": "sitting"}
     assert powers["S3"]["powers"] == {"movement": "ghost", "action": None}
@@ -72,20 +80,23 @@ def test_call_version_is_the_ruling_records_own_version_after_the_matchs_own_rec
     [moved] = game.act("south", MovePiece(piece="S3", to="d2", claims=("diagonal",)))
     [ruled] = game.act("north", CallBluff(claim="diagonal"))
     call = ruled.public["bluff_call"]
-    assert (call["claim_version"], call["call_version"]) == (moved.version, ruled.version) == (8, 9)
-    assert ruled.opens == (call["evidence_version"],) == (6,)
+    assert (call["claim_version"], call["call_version"]) == (moved.version, ruled.version) == (32, 33)
+    # A false claim's evidence (the slot shows what S3 really holds) stays sealed: nothing is opened.
+    assert ruled.evidence == (call["evidence_version"],) == (11,) and ruled.opens == ()
 
 
-def test_a_later_ruling_opens_the_reassignment_as_evidence():
+def test_a_later_ruling_opens_the_slot_the_reassignment_committed():
     game = new_game()
     game.act("south", MovePiece(piece="S1", to="b2", claims=("diagonal",)))
     game.act("north", CallBluff(claim="diagonal"))
     game.act("north", ChooseLoss(piece="N6"))
-    [reassigned] = game.act("south", Reassign(power="ghost", piece="S3"))
+    _, *slots = game.act("south", Reassign(power="ghost", piece="S3"))
     game.act("north", MovePiece(piece="N5", to="e4"))
     game.act("south", MovePiece(piece="S3", to="c3", claims=("ghost",)))
     [ruled] = game.act("north", CallBluff(claim="ghost"))
-    assert ruled.public["bluff_call"]["verdict"] == "true" and ruled.opens == (reassigned.version,)
+    committed = next(e for e in slots if e.public["piece"] == "S3")
+    assert committed.secret["power"] == "ghost"
+    assert ruled.public["bluff_call"]["verdict"] == "true" and ruled.opens == (committed.version,)
 
 
 def test_a_false_move_claim_undoes_the_move_and_costs_the_bluffer_a_piece():
@@ -214,7 +225,8 @@ def test_a_true_moat_call_sends_the_move_back_and_costs_the_mover():
     [ruled] = game.act("south", CallBluff(claim="moat"))
     call = ruled.public["bluff_call"]
     assert call["verdict"] == "true" and call["claimant"] == "north" and call["piece"] == "N1"
-    assert call["consequences"]["effect"] == "move_sent_back" and call["evidence_version"] == 3
+    assert call["consequences"]["effect"] == "move_sent_back"
+    assert call["evidence_version"] == slot_record(game, "N1", "action").version == ruled.opens[0]
     assert square_of(game, "S3") == "c1"
     game.act("south", ChooseLoss(piece="S6"))
     game.act("north", Reassign(power="moat", piece="N1"))
@@ -309,12 +321,21 @@ def test_reassignment_takes_a_power_of_the_revealed_type_onto_an_own_piece():
     assert game.state["powers"]["S2"] == {"movement": "diagonal", "action": "moat"}  # bulldozer replaced
 
 
+def _apart(choice, prefix: str) -> AssignPowers:
+    """The member of an assignment choice with its movement powers on pieces 1 and 2, its action powers on 3, 4."""
+    movement, action = (part["values"] for part in choice.body()["free"]["powers"]["pairs"])
+    placed = zip((f"{prefix}{n}" for n in range(1, 5)), [*movement, *action])
+    command = AssignPowers(powers={piece: (power,) for piece, power in placed})
+    assert choice.admits(command)
+    return command
+
+
 def _roll_game_after_true_claim(want_wild: bool):
     """A roll-mode game where south's true movement claim was just called, with the wanted kind of die."""
     for seed in range(200):
         game = start(gb, {"power_mode": "roll"}, server_seed=seed.to_bytes(32, "big"))
         for seat in ("south", "north"):
-            game.act(seat, next(c for c in gb.legal_commands(game.state, seat) if isinstance(c, AssignPowers)))
+            game.act(seat, _apart(gb.legal_choices(game.state, seat)[0], seat[0].upper()))
         piece = next(p for p in ("S1", "S2", "S3") if game.state["powers"][p]["movement"])
         power = game.state["powers"][piece]["movement"]
         move = next(c for c in gb.legal_commands(game.state, "south")
@@ -345,8 +366,9 @@ def test_roll_mode_reassignment_rolls_one_secret_die_and_five_or_six_is_wild(wil
         assert offered == {face}
         other = next(p for p in ("diagonal", "ghost", "sidewinder", "bulldozer") if p != face)
         assert rule_of(game, "south", Reassign(power=other, piece="S4")) == "power_not_allowed"
-    [reassigned] = game.act("south", Reassign(power=sorted(offered)[0], piece="S4"))
+    reassigned, *slots = game.act("south", Reassign(power=sorted(offered)[0], piece="S4"))
     assert game.state["assignment_version"]["south"] == reassigned.version
+    assert {e.public["piece"] for e in slots} == set(gb.flow.on_board(game.state, "south"))
 
 
 # ---- winning through losses -------------------------------------------------------------------

@@ -113,7 +113,9 @@ def play(config: dict, rng: random.Random, *, deep: bool):
     steps = 0
     while gb.outcome(game.state) is None:
         seat = rng.choice(gb.to_act(game.state))
+        # Listed commands, and a random member of each choice (the assignments).
         options = gb.legal_commands(game.state, seat)
+        options += [choice.random_command(rng) for choice in gb.legal_choices(game.state, seat)]
         assert options and Resign() in options
         game.record(gb.decide(game.state, seat, choose(game.state, seat, options, rng, boldness), game.chance()))
         check_invariants(game.state)

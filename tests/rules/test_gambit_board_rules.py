@@ -11,7 +11,7 @@ from domain.ruleset import Command, ConfigError, RuleViolation, Viewer, config_f
 from domain.rulesets import gambit_board as gb
 from domain.rulesets.gambit_board.commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze,
                                                    ClaimMoat, Detect, MovePiece, Reassign, Resign)
-from tests.rules.gambit_board_scenarios import NORTH, SOUTH, arrange, kinds, new_game, square_of
+from tests.rules.gambit_board_scenarios import NORTH, SOUTH, arrange, kinds, new_game, slot_record, square_of
 from tests.support.harness import start
 
 
@@ -76,9 +76,14 @@ def test_both_seats_assign_in_secret_before_play_starts():
     game = start(gb)
     assert gb.to_act(game.state) == ["south", "north"]
     assert rule_of(game, "south", MovePiece(piece="S1", to="a2")) == "assignment_pending"
-    [assigned] = game.act("north", AssignPowers(powers=NORTH))
+    assigned, *slots = game.act("north", AssignPowers(powers=NORTH))
     assert assigned.audience == ("north",) and "assignment" in assigned.secret
     assert "N1" not in str(assigned.public)
+    # Each power slot gets its own commitment, secret to the seat, so a reveal can open just one.
+    assert [(e.kind, e.public["piece"], e.public["power_type"]) for e in slots] == \
+        [("PowerCommitted", f"N{i}", kind) for i in range(1, 7) for kind in ("movement", "action")]
+    assert all(e.audience == ("north",) for e in slots)
+    assert slots[0].secret == {"piece": "N1", "power_type": "movement", "power": "ghost"}
     assert gb.to_act(game.state) == ["south"]
     assert rule_of(game, "north", AssignPowers(powers=NORTH)) == "already_assigned"
     game.act("south", AssignPowers(powers=SOUTH))
@@ -89,7 +94,9 @@ def test_both_seats_assign_in_secret_before_play_starts():
 def test_assignment_version_is_recorded_as_bluff_evidence():
     game = new_game()
     versions = {e.public["seat"]: e.version for e in game.events if e.kind == "PowersAssigned"}
-    assert game.state["assignment_version"] == versions == {"south": 2, "north": 3}
+    assert game.state["assignment_version"] == versions == {"south": 2, "north": 15}
+    slots = {(e.public["piece"], e.public["power_type"]): e.version for e in game.events if e.kind == "PowerCommitted"}
+    assert {(p, k): game.state["slots"][p][k] for p, k in slots} == slots and len(slots) == 24
 
 
 @pytest.mark.parametrize("powers", [
@@ -113,11 +120,13 @@ def test_assignment_names_real_powers_and_own_pieces():
     assert rule_of(game, "south", AssignPowers(powers={"N1": ("diagonal", "moat"), "S2": ("ghost", "sitting")})) == "unknown_piece"
 
 
-def test_any_valid_assignment_is_accepted_not_only_listed_ones():
+def test_every_valid_assignment_is_formed_from_exactly_one_choice_and_accepted():
     game = start(gb)
     odd = {"S6": ("sidewinder", "kamikaze"), "S3": ("bulldozer",), "S5": ("detective",)}
-    listed = [c.powers for c in gb.legal_commands(game.state, "south") if isinstance(c, AssignPowers)]
-    assert odd not in listed and 100 <= len(listed) <= 300
+    assert gb.legal_commands(game.state, "south") == [Resign()]
+    choices = gb.legal_choices(game.state, "south")
+    assert len(choices) == 6 * 6  # a pair of movement powers and a pair of action powers
+    assert sum(choice.admits(AssignPowers(powers=odd)) for choice in choices) == 1
     game.act("south", AssignPowers(powers=odd))
     assert game.state["powers"]["S6"] == {"movement": "sidewinder", "action": "kamikaze"}
 
@@ -455,7 +464,12 @@ def test_accepted_kamikaze_removes_the_sitter_and_spends_the_power():
     game.act("south", MovePiece(piece="S3", to="c2", claims=("sitting",)))
     game.act("north", ClaimKamikaze(piece="N1"))
     events = game.act("south", Accept())
-    assert kinds(events) == ["KamikazeAccepted"]
+    assert kinds(events) == ["KamikazeAccepted", "PowerCommitted"]
+    # The sitter's powers are shown (its slots opened); the spent kamikaze is committed anew.
+    accepted, spent = events
+    assert accepted.opens == (slot_record(game, "S3", "movement").version, slot_record(game, "S3", "action").version)
+    assert spent.public == {"seat": "north", "piece": "N1", "power_type": "action", "reason": "kamikaze_spent"}
+    assert spent.secret == {"piece": "N1", "power_type": "action", "power": None} and spent.audience == ("north",)
     view = gb.view(game.state, Viewer("seat", "north"))
     assert view["lost"]["south"] == ["S3"] and view["board"]["c2"] == ["N1"]
     assert view["pieces"]["N1"]["powers"] == {"movement": "ghost", "action": None}

@@ -103,4 +103,4 @@ def test_assignment_commitments_are_public_but_their_contents_are_not():
     assert view["assigned"] == {"south": True, "north": False}
     assert "powers" not in view["pieces"]["S1"]
     game.act("north", AssignPowers(powers=NORTH))
-    assert gb.view(game.state, SPECTATOR)["assignment_versions"] == {"south": 2, "north": 3}
+    assert gb.view(game.state, SPECTATOR)["assignment_versions"] == {"south": 2, "north": 15}

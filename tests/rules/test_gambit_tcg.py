@@ -33,7 +33,9 @@ FILLER = ["G2", "N2", "G1", "N1", "W1", "B1", "N3", "W5", "G3", "G4", "N5", "N6"
 
 
 class Stacked:
-    """A chance source whose shuffles keep the deck list's order."""
+    """A chance source whose shuffles keep the deck list's order (at no particular version)."""
+
+    version = None
 
     def permutation(self, purpose: str, n: int) -> Drawn:
         return Drawn("permutation", purpose, n, list(range(n)))
@@ -405,6 +407,12 @@ def test_setting_costs_nothing_and_commits_the_card_secretly():
     assert events[0].secret == {"card": c("p1", 1), "id": "G2", "type": "unit", "window": None}
     assert "id" not in events[0].public and "window" not in events[0].public
     assert game.state["players"]["p1"]["energy"] == [] and len(game.state["players"]["p1"]["hand"]) == 4
+
+
+def test_only_a_trap_is_set_with_a_window_so_a_reveal_opens_nothing_it_does_not_show():
+    game = stacked(["G2"])
+    game.act("p2", Pass())
+    assert violation(game, "p1", SetCard(c("p1", 1), "attack_declared")) == "window_not_allowed"
 
 
 def test_a_set_unit_is_flipped_and_paid_on_its_owner_turn_opening_its_commitment():

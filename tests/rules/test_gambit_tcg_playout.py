@@ -171,7 +171,9 @@ def play(rng: random.Random, index: int) -> Game:
         acting = g.to_act(game.state)
         assert acting, "no seat to act but no outcome"
         seat = acting[0]
+        # Listed commands, and a random member of each choice (payments, blocks, attacks, set windows).
         options = g.legal_commands(game.state, seat)
+        options += [choice.random_command(rng) for choice in g.legal_choices(game.state, seat)]
         assert options, f"{seat} is to act but has no legal command"
         if step % 37 == 0:
             check_all_legal_accepted(game)
@@ -230,7 +232,9 @@ def test_any_command_is_either_accepted_or_refused_with_a_rule_violation():
                 except RuleViolation:
                     pass
             seat = g.to_act(game.state)[0]
-            game.act(seat, choose(rng, g.legal_commands(game.state, seat)))
+            options = g.legal_commands(game.state, seat)
+            options += [choice.random_command(rng) for choice in g.legal_choices(game.state, seat)]
+            game.act(seat, choose(rng, options))
         assert violation_rule(game, garbage(rng, game.state)) == "game_over"
 
 

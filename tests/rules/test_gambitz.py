@@ -217,7 +217,7 @@ def test_queen_scores_as_the_fourth_card_and_locks_the_stack_for_its_remaining_c
     assert board == {"cards": ["7-blue", "7-green", "7-red"], "queen": "queen-blue", "locked": True, "size": 4}
     assert violation(game, "p2", PlayCard("7-yellow")) == "stack_locked"
     assert violation(game, "p2", PlayCard("queen-red", stack="7")) == "stack_locked"
-    assert [command.card for command in gz.legal_commands(game.state, "p2")] == ["2-red"]
+    assert {command.card for command in gz.legal_commands(game.state, "p2")} == {"2-red"}
 
 
 def test_second_bishop_may_move_a_locking_queen():
@@ -326,7 +326,7 @@ def test_only_the_second_and_third_knight_have_the_power(knights_down):
                     stacks={"knight": ["knight-blue", "knight-red", "knight-yellow"][:knights_down]})
     assert violation(game, "p1", PlayCard("knight-green", knight_return=("7-blue",))) == "knight_power_unavailable"
     assert violation(game, "p1", PlayCard("7-blue", knight_return=("king-red",))) == "knight_power_unavailable"
-    assert [command.knight_return for command in gz.legal_commands(game.state, "p1")] == [None, None, None]
+    assert not any(command.knight_return for command in gz.legal_commands(game.state, "p1"))
     game.act("p1", PlayCard("knight-green", knight_return=()))  # an empty return is no return
 
 
@@ -383,6 +383,29 @@ def test_three_queens_force_a_redraw():
     assert gz.to_act(game.state) == ["p2"] and not game.view(SPECTATOR)["redrew"]
 
 
+def test_a_shown_hand_reveals_the_records_that_dealt_and_drew_it():
+    game = position({"p1": ["queen-blue", "queen-green", "queen-red"], **FILLER})
+    [dealt] = game.state["received"]["p1"]
+    shown = game.act("p1", RedrawHand())[0]
+    # The deal's cards are all face up now, so its commitment is opened to everyone at once.
+    assert shown.opens == (dealt["version"],)
+    assert game.state["received"]["p1"] == [{"version": shown.version + 2, "pending": hand(game, "p1"),
+                                             "tainted": False}]
+
+
+def test_a_card_a_knight_sent_back_unseen_keeps_its_record_sealed_when_the_hand_is_shown():
+    state = gz.initial_state(config_from_dict(gz.Config, {}), ["p1", "p2"])
+    for event in (Event("CardsDealt", {"seat": "p1"}, {"cards": ["1-blue", "2-blue", "3-blue"]}, ("p1",), (), 5),
+                  Event("CardsDrawn", {"seat": "p1"}, {"cards": ["4-blue"]}, ("p1",), (), 7),
+                  Event("CardPlayed", {"seat": "p1", "card": "4-blue", "stack": "4", "position": 1, "points": 0,
+                                       "locks": False}, None, None, (), 8),
+                  Event("CardsReturned", {"seat": "p1"}, {"cards": ["2-blue"]}, ("p1",), (), 9),
+                  Event("CardsDrawn", {"seat": "p1"}, {"cards": ["5-blue"]}, ("p1",), (), 10)):
+        gz.evolve(state, event)
+    # The played card's record has nothing left to show; the deal lost a card to the deck unseen.
+    assert gz.revealed_by_showing(state, "p1") == (10,)
+
+
 def test_two_queens_and_a_locked_card_force_a_redraw():
     game = position({"p1": ["queen-blue", "queen-green", "7-red"], **FILLER},
                     stacks={"7": ["7-blue", "7-green", "7-yellow"]}, queens={"7": "queen-yellow"})
@@ -393,7 +416,9 @@ def test_two_queens_and_a_locked_card_force_a_redraw():
 
 def test_two_queens_and_a_playable_card_play_that_card():
     game = position({"p1": ["queen-blue", "queen-green", "7-red"], **FILLER})
-    assert gz.legal_commands(game.state, "p1") == [PlayCard("7-red")]
+    # Every spelling of the one play: `stack` left out or named, `knight_return` left out or empty.
+    assert set(gz.legal_commands(game.state, "p1")) == {PlayCard("7-red", stack=stack, knight_return=returned)
+                                                        for stack in (None, "7") for returned in (None, ())}
     assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
 
 
@@ -569,7 +594,9 @@ def test_every_legal_command_is_accepted_and_nothing_else_in_a_crafted_position(
                     stacks={"7": ["7-blue", "7-green", "7-red"], "5": ["5-blue", "5-green", "5-red"],
                             "bishop": ["bishop-blue"], "knight": ["knight-blue"]}, queens={"7": "queen-blue"})
     legal = gz.legal_commands(game.state, "p1")
-    assert len(legal) == 1 + 1 + 1 + 1 + 4  # queen on 5; bishop, bishop moving 7->5; knight and 4 returns
+    # queen on 5; bishop, bishop moving 7->5; knight and 4 returns — each in every spelling decide
+    # takes: `stack` left out or named (not for the Queen), no return left out or sent empty.
+    assert len(legal) == 1 * 2 + 1 * 4 + 1 * 4 + 1 * 4 + 4 * 2
     for command in legal:
         gz.decide(copy_state(game.state), "p1", command, game.chance())
 

@@ -64,7 +64,9 @@ def play(rng: random.Random, config: dict, check, tarry: float = 0.0) -> Game:
         acting = gc.to_act(game.state)
         assert acting, "no seat to act but no outcome"
         seat = rng.choice(acting) if rng.random() < 0.95 else rng.choice(game.seats)
+        # Listed commands, and a random member of each choice (gifts, returns, discards, story targets).
         options = gc.legal_commands(game.state, seat)
+        options += [choice.random_command(rng) for choice in gc.legal_choices(game.state, seat)]
         if not options:
             assert seat not in acting, f"{seat} is to act but has no legal command"
             continue

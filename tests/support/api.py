@@ -1,8 +1,11 @@
-"""HTTP helpers for tests: create and join matches, and play them through legal-commands only."""
+"""HTTP helpers for tests: create and join matches, and play them through legal-commands only
+(listed bodies and bodies formed from its choices)."""
 
 from __future__ import annotations
 
 import random
+
+from domain.choices import random_body
 
 
 def auth(token: str) -> dict:
@@ -32,6 +35,12 @@ def join_all(client, match: dict, client_seeds: dict | None = None, options: dic
     return tokens
 
 
+def legal_options(client, match_id: str, token: str, rng: random.Random) -> list[dict]:
+    """The bodies a seat may post now: every listed one, and one formed at random from each choice."""
+    legal = client.get(f"/matches/{match_id}/legal-commands", headers=auth(token)).get_json()
+    return legal["commands"] + [random_body(choice, rng) for choice in legal["choices"]]
+
+
 def play_to_end(client, match_id: str, tokens: dict, rng: random.Random, max_commands: int = 5000,
                 prefer=None) -> list[dict]:
     """Play random legal commands over HTTP until the match finishes; returns every response body."""
@@ -41,9 +50,8 @@ def play_to_end(client, match_id: str, tokens: dict, rng: random.Random, max_com
         if summary["status"] == "finished":
             return responses
         seat = rng.choice(sorted(summary["to_act"]))
-        legal = client.get(f"/matches/{match_id}/legal-commands", headers=auth(tokens[seat])).get_json()
-        assert legal["commands"], f"{seat} is to act but has no legal command"
-        options = legal["commands"]
+        options = legal_options(client, match_id, tokens[seat], rng)
+        assert options, f"{seat} is to act but has no legal command"
         if prefer is not None:
             preferred = [c for c in options if prefer(c)]
             options = preferred or options

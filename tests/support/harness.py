@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from domain.chance import Chance
+from domain.choices import random_legal_command
 from domain.ruleset import Command, Event, RuleViolation, Viewer, config_from_dict
 
 SEED = bytes(range(32))
@@ -22,7 +23,8 @@ def _stored(event: Event, version: int) -> Event:
     data = json.loads(json.dumps({"kind": event.kind, "public": event.public, "secret": event.secret,
                                   "audience": event.audience}))
     audience = None if data["audience"] is None else tuple(data["audience"])
-    return Event(data["kind"], data["public"], data["secret"], audience, tuple(event.opens), version)
+    return Event(data["kind"], data["public"], data["secret"], audience, tuple(event.opens), version,
+                 tuple(event.evidence))
 
 
 @dataclass
@@ -102,7 +104,8 @@ def start(ruleset: ModuleType, config: dict | None = None, *, server_seed: bytes
 
 def random_playout(ruleset: ModuleType, config: dict | None, rng: random.Random, *, max_steps: int = 5000,
                    server_seed: bytes | None = None, check=None, seat_options: dict | None = None) -> Game:
-    """Play random legal commands until the game has an outcome; `check(game)` runs after each step."""
+    """Play random legal commands (listed, or formed from a choice) until the game has an outcome;
+    `check(game)` runs after each step."""
     seed = server_seed if server_seed is not None else rng.randbytes(32)
     game = start(ruleset, config, server_seed=seed, seat_options=seat_options)
     for _ in range(max_steps):
@@ -111,9 +114,9 @@ def random_playout(ruleset: ModuleType, config: dict | None, rng: random.Random,
         acting = ruleset.to_act(game.state)
         assert acting, "no seat to act but no outcome"
         seat = rng.choice(sorted(acting))
-        options = ruleset.legal_commands(game.state, seat)
-        assert options, f"{seat} is to act but has no legal command"
-        game.act(seat, rng.choice(options))
+        command = random_legal_command(ruleset, game.state, seat, rng)
+        assert command is not None, f"{seat} is to act but has no legal command"
+        game.act(seat, command)
         if check is not None:
             check(game)
     raise AssertionError(f"no outcome after {max_steps} steps")

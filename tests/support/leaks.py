@@ -31,11 +31,22 @@ def endpoint_bodies(client, match_id: str, token: str | None, version: int) -> d
     return out
 
 
+def revealed_versions(records) -> set[int]:
+    """Versions some record has revealed to everyone (its public `opens`, API.md "Reveals")."""
+    return {v for record in records for v in record.public.get("opens", [])}
+
+
 def hidden_from(matches, match_id: str, seat: str | None) -> list[tuple[int, str]]:
-    """(version, salt) of every record whose secret this viewer may not see while the match runs."""
+    """(version, salt) of every record whose secret this viewer may not see while the match runs.
+
+    A record a reveal has opened is everyone's from then on (the reveal checks what it may open:
+    tests/conformance/test_reveals.py and the per-game reveal tests).
+    """
+    records = matches.records(match_id)
+    revealed = revealed_versions(records)
     hidden = []
-    for record in matches.records(match_id):
-        if record.secret is None:
+    for record in records:
+        if record.secret is None or record.originator_version in revealed:
             continue
         if seat is not None and seat in (record.audience or []):
             continue

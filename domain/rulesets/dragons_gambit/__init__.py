@@ -8,7 +8,8 @@ Rules: /work/shared/rules/dragons-gambit.md over the seed 003. Decisions where b
 - A card taken from the discard pile was face up, so every seat knows it while it stays in a grid.
 - With `memory_aid: false` the card in your hand (just drawn) still shows: you are holding it.
 - The round end is one public `RoundEnded` event: hands, totals, penalties, scores and the Final
-  Gambit ruling (`bluff_call`), opening the round's deal and reshuffles as evidence.
+  Gambit ruling (`bluff_call`), resting on the round's deal and reshuffles as sealed evidence and
+  revealing to everyone the round's card records shown to one seat (peeks, draws).
 - In the `choose` peek, seats peek simultaneously; the discard pile is started after the last peek.
 """
 
@@ -17,10 +18,11 @@ from __future__ import annotations
 from .cards import (
     ABILITIES, CARD_IDS, COMMANDS, FACE, RULESET_ID, AddToken, BlindSwap, CallFinalGambit, Config,
     DiscardDrawnCard, DrawCard, PeekCards, PeekOtherCard, PeekOwnCard, SkipAbility, SwapDrawnCard, TakeDiscard,
-    seat_names,
+    catalogue, seat_names,
 )
 from .rules import (
-    check_command, decide, derived_secret, final_gambit_blocker, legal_commands, outcome, readjudicate, setup, to_act,
+    check_command, decide, derived_public, derived_secret, final_gambit_blocker, legal_choices, legal_commands, outcome,
+    readjudicate, setup, to_act,
 )
 from .state import EVENT_KINDS, card_value, evolve, initial_state
 from .views import view
@@ -28,7 +30,7 @@ from .views import view
 __all__ = [
     "ABILITIES", "CARD_IDS", "COMMANDS", "EVENT_KINDS", "FACE", "RULESET_ID", "AddToken", "BlindSwap",
     "CallFinalGambit", "Config", "DiscardDrawnCard", "DrawCard", "PeekCards", "PeekOtherCard", "PeekOwnCard",
-    "SkipAbility", "SwapDrawnCard", "TakeDiscard", "card_value", "check_command", "decide", "derived_secret", "evolve",
-    "final_gambit_blocker", "initial_state", "legal_commands", "outcome", "readjudicate", "seat_names", "setup",
-    "to_act", "view",
+    "SkipAbility", "SwapDrawnCard", "TakeDiscard", "card_value", "catalogue", "check_command", "decide", "derived_public",
+    "derived_secret", "evolve", "final_gambit_blocker", "initial_state", "legal_choices", "legal_commands", "outcome",
+    "readjudicate", "seat_names", "setup", "to_act", "view",
 ]

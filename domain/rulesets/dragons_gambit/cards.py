@@ -56,6 +56,12 @@ class Config:
             raise ConfigError("target_score", "must be an integer from 1 to 1000000")
 
 
+def catalogue() -> dict:
+    """The public deck: every card id with its face value, and the ability of each special face."""
+    return {"cards": [{"id": card, "face": FACE[card]} for card in CARD_IDS],
+            "abilities": {str(face): name for face, name in ABILITIES.items()}, "grid_slots": GRID_SLOTS}
+
+
 def seat_names(config: Config) -> list[str]:
     """The seats p1..pN in turn order."""
     return [f"p{i}" for i in range(1, config.players + 1)]

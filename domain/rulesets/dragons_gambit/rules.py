@@ -129,13 +129,18 @@ def check_command(state: dict, seat: str, command: Command) -> None:
 class _Builder:
     """Events decided so far, each folded into a working copy so later ones see its effect."""
 
-    def __init__(self, state: dict) -> None:
+    def __init__(self, state: dict, chance=None) -> None:
         self.work = fast_copy(state)
         self.events: list[Event] = []
+        # Where this decision's records start (the match tells it through the chance source), so
+        # the working copy knows each record's version, as a reveal later in the decision names it.
+        self.first = getattr(chance, "version", None)
 
     def emit(self, event: Event) -> None:
+        version = None if self.first is None else self.first + len(self.events)
         self.events.append(event)
-        evolve(self.work, event)
+        evolve(self.work, Event(event.kind, event.public, event.secret, event.audience, event.opens, version,
+                                event.evidence))
 
 
 def shown_card(card: str) -> dict:
@@ -177,17 +182,49 @@ def _discard_started(state: dict) -> Event:
     return Event("DiscardStarted", {"round": state["round"], "card": card, "face": FACE[card]})
 
 
+def _without_chance(public: dict) -> dict:
+    return {k: v for k, v in public.items() if k != "chance"}
+
+
+def deal_public(state: dict) -> dict:
+    """The public part of a round's deal: the round, who opens it, the grids' and draw pile's sizes."""
+    # Every deal shuffles the whole pack: a smaller `n` would leave cards out of the round.
+    round_no = state["round"] + 1
+    return {"round": round_no, "first_seat": round_first_seat(state, round_no), "cards_per_seat": GRID_SLOTS,
+            "draw_pile": len(FACE) - GRID_SLOTS * len(state["seats"]),
+            "chance": {"draw": "permutation", "n": len(FACE)}}
+
+
+def reshuffle_public(state: dict) -> dict:
+    """The public part of a reshuffle: the round and the size of the new draw pile (the discards but the top)."""
+    size = len(state["discard"]) - 1
+    return {"round": state["round"], "cards": size, "chance": {"draw": "permutation", "n": size}}
+
+
 def _deal_round(b: _Builder, chance) -> None:
     w = b.work
-    drawn = chance.permutation("deal", len(FACE))
-    round_no = w["round"] + 1
-    public = {"round": round_no, "first_seat": round_first_seat(w, round_no), "cards_per_seat": GRID_SLOTS,
-              "draw_pile": len(FACE) - GRID_SLOTS * len(w["seats"])}
-    b.emit(chance_event("RoundDealt", drawn, public, hidden_from_all_but=(), secret=dealt_grids(w, drawn.result)))
+    public = deal_public(w)
+    drawn = chance.permutation("deal", public["chance"]["n"])
+    b.emit(chance_event("RoundDealt", drawn, _without_chance(public), hidden_from_all_but=(),
+                        secret=dealt_grids(w, drawn.result)))
     if w["config"]["initial_peek"] == "near":
         for seat in w["seats"]:
             b.emit(_peek_event(w, seat, list(NEAR_ROW)))
         b.emit(_discard_started(w))
+
+
+def drawn_discarded_public(state: dict, seat: str) -> dict:
+    """The public part of discarding the drawn card: the card, shown face up, and the ability it grants."""
+    card = state["drawn"]["card"]
+    return {"seat": seat, "card": card, "face": FACE[card], "ability": ABILITIES.get(FACE[card])}
+
+
+def token_public(state: dict, seat: str, target: str, slot: int) -> dict:
+    """The public part of a token: its +1 or -1 (the discarded card's) and the card's tokens after it."""
+    card = state["grids"][target][slot]
+    delta = TOKEN_DELTA[state["pending_ability"]["face"]]
+    return {"seat": seat, "target_seat": target, "slot": slot, "delta": delta,
+            "tokens": state["tokens"].get(card, 0) + delta}
 
 
 def _discarded(state: dict, card: str) -> dict:
@@ -219,8 +256,11 @@ def _round_ended(state: dict) -> Event:
         },
     }
     # The deal and every reshuffle of the round were recorded by earlier commands, so their
-    # versions are known; together they fix every card's path, which proves the hands.
-    return Event("RoundEnded", public, opens=tuple(state["evidence"]))
+    # versions are known; together they fix every card's path, which proves the hands. They also
+    # fix the undrawn order of the pile, which stays hidden: they are the ruling's sealed
+    # evidence. Every card shown to one seat this round is face up now, so those records are
+    # revealed to everyone.
+    return Event("RoundEnded", public, opens=tuple(state.get("private", ())), evidence=tuple(state["evidence"]))
 
 
 def _turn_events(b: _Builder, seat: str, command: Command, chance) -> None:
@@ -231,23 +271,19 @@ def _turn_events(b: _Builder, seat: str, command: Command, chance) -> None:
             b.emit(_discard_started(w))
     elif isinstance(command, DrawCard):
         if not w["draw_pile"]:
-            drawn = chance.permutation("reshuffle", len(w["discard"]) - 1)
-            secret = reshuffled_draw_pile(w, drawn.result)
-            b.emit(chance_event("DrawPileReshuffled", drawn, {"round": w["round"], "cards": len(secret["draw_pile"])},
-                                hidden_from_all_but=(), secret=secret))
+            public = reshuffle_public(w)
+            drawn = chance.permutation("reshuffle", public["chance"]["n"])
+            b.emit(chance_event("DrawPileReshuffled", drawn, _without_chance(public), hidden_from_all_but=(),
+                                secret=reshuffled_draw_pile(w, drawn.result)))
         b.emit(Event("CardDrawn", {"seat": seat, "draw_pile": len(w["draw_pile"]) - 1}, top_card(w), (seat,)))
     elif isinstance(command, SwapDrawnCard):
         old = w["grids"][seat][command.slot]
         b.emit(Event("DrawnCardSwapped", {"seat": seat, "slot": command.slot, "discarded": _discarded(w, old)}))
     elif isinstance(command, DiscardDrawnCard):
-        card = w["drawn"]["card"]
-        b.emit(Event("DrawnCardDiscarded", {"seat": seat, "card": card, "face": FACE[card],
-                                            "ability": ABILITIES.get(FACE[card])}))
+        drawn = w.get("drawn_version")
+        b.emit(Event("DrawnCardDiscarded", drawn_discarded_public(w, seat), opens=() if drawn is None else (drawn,)))
     elif isinstance(command, AddToken):
-        card = w["grids"][command.seat][command.slot]
-        delta = TOKEN_DELTA[w["pending_ability"]["face"]]
-        b.emit(Event("TokenAdded", {"seat": seat, "target_seat": command.seat, "slot": command.slot,
-                                    "delta": delta, "tokens": w["tokens"].get(card, 0) + delta}))
+        b.emit(Event("TokenAdded", token_public(w, seat, command.seat, command.slot)))
     elif isinstance(command, (PeekOtherCard, PeekOwnCard)):
         target = command.seat if isinstance(command, PeekOtherCard) else seat
         b.emit(Event("CardPeeked", {"seat": seat, "target_seat": target, "slot": command.slot,
@@ -269,7 +305,7 @@ def _turn_events(b: _Builder, seat: str, command: Command, chance) -> None:
 def decide(state: dict, seat: str, command: Command, chance) -> list[Event]:
     """The events `command` by `seat` causes; RuleViolation when the rules forbid it."""
     check_command(state, seat, command)
-    b = _Builder(state)
+    b = _Builder(state, chance)
     _turn_events(b, seat, command, chance)
     if b.work["phase"] == "scoring":
         b.emit(_round_ended(b.work))
@@ -280,7 +316,7 @@ def decide(state: dict, seat: str, command: Command, chance) -> list[Event]:
 
 def setup(config: Config, seats: list[str], chance) -> list[Event]:
     """Deal the first round (and, with `initial_peek: near`, show each seat its near row)."""
-    b = _Builder(initial_state(config, seats))
+    b = _Builder(initial_state(config, seats), chance)
     _deal_round(b, chance)
     return b.events
 
@@ -302,7 +338,8 @@ def _candidates(state: dict, seat: str) -> list[Command]:
     slots = range(GRID_SLOTS)
     others = [s for s in state["seats"] if s != seat]
     if state["phase"] == "peek":
-        return [PeekCards(a, b) for a in slots for b in slots if a < b]
+        # Either order names the same two slots, and decide takes both.
+        return [PeekCards(a, b) for a in slots for b in slots if a != b]
     if state["drawn"] is not None:
         return [SwapDrawnCard(s) for s in slots] + [DiscardDrawnCard()]
     pending = state["pending_ability"]
@@ -335,6 +372,11 @@ def legal_commands(state: dict, seat: str) -> list[Command]:
     return out
 
 
+def legal_choices(state: dict, seat: str) -> list:
+    """None: every legal command is listed by legal_commands (at most 81)."""
+    return []
+
+
 def outcome(state: dict) -> dict | None:
     """None while the match runs; then the lowest match score wins (ties share)."""
     if state["phase"] != "over":
@@ -361,6 +403,50 @@ def derived_secret(state: dict, event: Event) -> dict | None:
         return top_card(state)
     if event.kind == "CardPeeked":
         return peeked_card(state, public["target_seat"], public["slot"])
+    return None
+
+
+def derived_public(state: dict, event: Event) -> dict | None:
+    """What the replayed state fixes of an event's public part; None when it is all a seat's choice."""
+    # The seats choose only commands and slots (and, in a `choose` peek, who peeks when); every
+    # card shown face up — the discard pile's first card, a drawn card discarded or swapped
+    # out, a card taken — and every count follows from the state, as does the round's end.
+    kind, pub = event.kind, event.public
+    seat = state["current"]
+    if kind == "RoundDealt":
+        return deal_public(state)
+    if kind == "DrawPileReshuffled":
+        return reshuffle_public(state)
+    if kind == "DiscardStarted":
+        return _discard_started(state).public
+    if kind == "InitialCardsPeeked":
+        if state["config"]["initial_peek"] != "near":
+            return None
+        return {"seat": next((s for s in state["seats"] if not state["peeked"][s]), None), "slots": list(NEAR_ROW)}
+    if kind == "CardDrawn":
+        return {"seat": seat, "draw_pile": len(state["draw_pile"]) - 1}
+    if kind == "DrawnCardSwapped":
+        return {"seat": seat, "discarded": _discarded(state, state["grids"][seat][pub["slot"]])}
+    if kind == "DrawnCardDiscarded":
+        return drawn_discarded_public(state, seat)
+    if kind == "TokenAdded":
+        return token_public(state, seat, pub["target_seat"], pub["slot"])
+    if kind == "CardPeeked":
+        face = state["pending_ability"]["face"]
+        own = ABILITY_COMMAND[face] is PeekOwnCard
+        return {"seat": seat, "ability": face, **({"target_seat": seat} if own else {})}
+    if kind == "AbilitySkipped":
+        return {"seat": seat, "ability": state["pending_ability"]["face"]}
+    if kind == "CardsBlindSwapped":
+        return {"seat": seat}
+    if kind == "DiscardTaken":
+        taken = state["discard"][-1]
+        return {"seat": seat, "card": taken, "face": FACE[taken],
+                "discarded": _discarded(state, state["grids"][seat][pub["slot"]])}
+    if kind == "FinalGambitCalled":
+        return {"seat": seat, "round": state["round"]}
+    if kind == "RoundEnded":
+        return _round_ended(state).public
     return None
 
 

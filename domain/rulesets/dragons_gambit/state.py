@@ -13,8 +13,13 @@ State (plain JSON):
   swap moves ids without adding any, which is how a seat loses sight of its own slot.
 - `current`, `turns_taken`, `caller`, `call_version`, `final_turns_left`, `pending_ability`
   {"seat", "face"}, `peeked` {seat: bool}: the round's turn bookkeeping.
-- `evidence`: versions of this round's hidden chance events (deal, reshuffles), opened by the
-  Final Gambit ruling. `scores`, `history` (one entry per finished round), `last_round`.
+- `evidence`: versions of this round's hidden chance events (deal, reshuffles): the Final Gambit
+  ruling's sealed evidence (they also fix the undrawn order of the pile, which no reveal shows).
+- `private`: versions of this round's card records shown to one seat (initial peeks, draws,
+  peeks) not yet revealed to everyone; `drawn_version`: the record of the card drawn now. A drawn
+  card discarded face up reveals its record at once; the round's end reveals the rest, since by
+  then every card they name is face up and its path public (every move names its slots).
+- `scores`, `history` (one entry per finished round), `last_round`.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ def initial_state(config: Config, seats: list[str]) -> dict:
         "grids": {s: [] for s in seats}, "tokens": {}, "seen": {s: [] for s in seats},
         "drawn": None, "pending_ability": None, "caller": None, "call_version": None,
         "final_turns_left": [], "turns_taken": {s: 0 for s in seats}, "peeked": {s: False for s in seats},
-        "evidence": [], "scores": {s: 0 for s in seats}, "history": [], "last_round": None,
+        "evidence": [], "private": [], "drawn_version": None, "scores": {s: 0 for s in seats}, "history": [],
+        "last_round": None,
     }
 
 
@@ -120,9 +126,16 @@ def _round_dealt(state: dict, event: Event) -> None:
         "round": round_no, "phase": "peek", "grids": grids, "draw_pile": pile, "discard": [], "tokens": {},
         "seen": {s: [] for s in seats}, "drawn": None, "pending_ability": None, "caller": None,
         "call_version": None, "final_turns_left": [], "turns_taken": {s: 0 for s in seats},
-        "peeked": {s: False for s in seats}, "evidence": [event.version], "current": first,
+        "peeked": {s: False for s in seats}, "evidence": [event.version], "private": [], "drawn_version": None,
+        "current": first,
         "round_first_seat": first,
     })
+
+
+def _keep_private(state: dict, event: Event) -> None:
+    """Note a card record shown to one seat, until a reveal opens it to everyone."""
+    if event.version is not None:
+        state.setdefault("private", []).append(event.version)
 
 
 def _initial_cards_peeked(state: dict, event: Event) -> None:
@@ -130,6 +143,7 @@ def _initial_cards_peeked(state: dict, event: Event) -> None:
     state["peeked"][seat] = True
     for slot in event.public["slots"]:
         _learn(state, seat, state["grids"][seat][slot])
+    _keep_private(state, event)
 
 
 def _discard_started(state: dict, event: Event) -> None:
@@ -148,6 +162,8 @@ def _card_drawn(state: dict, event: Event) -> None:
     card = state["draw_pile"].pop(0)
     state["drawn"] = {"seat": seat, "card": card}
     _learn(state, seat, card)
+    _keep_private(state, event)
+    state["drawn_version"] = event.version
 
 
 def _drawn_card_swapped(state: dict, event: Event) -> None:
@@ -155,6 +171,7 @@ def _drawn_card_swapped(state: dict, event: Event) -> None:
     grid = state["grids"][seat]
     old, grid[slot] = grid[slot], state["drawn"]["card"]
     state["drawn"] = None
+    state["drawn_version"] = None
     _to_discard(state, old)
     _end_turn(state)
 
@@ -162,6 +179,10 @@ def _drawn_card_swapped(state: dict, event: Event) -> None:
 def _drawn_card_discarded(state: dict, event: Event) -> None:
     card = state["drawn"]["card"]
     state["drawn"] = None
+    # Discarded face up, the drawn card is public: its draw record is revealed by this record.
+    if state.get("drawn_version") in state.get("private", []):
+        state["private"].remove(state["drawn_version"])
+    state["drawn_version"] = None
     _to_discard(state, card)
     if FACE[card] in ABILITIES:
         state["pending_ability"] = {"seat": event.public["seat"], "face": FACE[card]}
@@ -183,6 +204,7 @@ def _token_added(state: dict, event: Event) -> None:
 def _card_peeked(state: dict, event: Event) -> None:
     card = state["grids"][event.public["target_seat"]][event.public["slot"]]
     _learn(state, event.public["seat"], card)
+    _keep_private(state, event)
     state["pending_ability"] = None
     _end_turn(state)
 

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 
 from domain.ruleset import ConfigError, Event, chance_event, config_to_dict
 
-from . import board as geo
 from .commands import (COMMANDS, Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze, ClaimMoat, Detect,
                        MovePiece, Reassign, Resign)
 from .flow import SEATS
 from .bluffs import readjudicate
-from .rules import decide, derived_secret, legal_commands, to_act
+from .powers import DIE_SIDES, catalogue
+from .rules import (board_public, decide, derived_public, derived_secret, first_seat_public, legal_choices,
+                    legal_commands, to_act)
 from .state import evolve
 from .state import initial_state as _initial_state
 from .view import view
@@ -69,16 +70,14 @@ def setup(config: Config, seats: list[str], chance) -> list[Event]:
     events = []
     first = config.first_seat
     if first == "random":
-        drawn = chance.draw("first-seat", 2)
-        first = SEATS[drawn.result]
-        events.append(chance_event("FirstSeatDrawn", drawn, {"seats": list(SEATS), "first_seat": first}))
+        drawn = chance.draw("first-seat", len(SEATS))
+        public = first_seat_public(drawn.result)
+        first = public["first_seat"]
+        events.append(chance_event("FirstSeatDrawn", drawn, public))
     if config.power_mode == "roll":
         for seat in SEATS:
             events += _roll_powers(seat, chance)
-    events.append(Event("BoardSetUp", {"first_seat": first, "board": config.board,
-                                       "impassable": sorted(geo.impassable(config.board)),
-                                       "pieces": {f"{c}{r}": f"{'S' if r == 1 else 'N'}{i + 1}"
-                                                  for i, c in enumerate(geo.COLUMNS) for r in (1, 6)}}))
+    events.append(Event("BoardSetUp", board_public(config_to_dict(config), first)))
     return events
 
 
@@ -90,7 +89,7 @@ def _roll_powers(seat: str, chance) -> list[Event]:
         action = []
         for kind in ("movement", "action"):
             for index in range(2):
-                drawn = chance.roll(f"powers/{seat}/{attempt}/{kind}-{index + 1}", 6)
+                drawn = chance.roll(f"powers/{seat}/{attempt}/{kind}-{index + 1}", DIE_SIDES)
                 events.append(chance_event("PowerDieRolled", drawn, {"seat": seat, "die": kind, "index": index,
                                                                      "attempt": attempt}, hidden_from_all_but=(seat,)))
                 if kind == "action":
@@ -113,7 +112,7 @@ def outcome(state: dict) -> dict | None:
 
 __all__ = [
     "RULESET_ID", "Config", "COMMANDS", "seat_names", "initial_state", "setup", "decide", "evolve",
-    "legal_commands", "to_act", "outcome", "view", "readjudicate", "derived_secret",
+    "catalogue", "legal_choices", "legal_commands", "to_act", "outcome", "view", "readjudicate", "derived_public", "derived_secret",
     "AssignPowers", "MovePiece", "Detect", "Accept", "CallBluff", "ClaimMoat", "ClaimKamikaze", "ChooseLoss",
     "Reassign", "Resign",
 ]

@@ -1,8 +1,9 @@
 """Bluff calls in gambit-board: adjudicating a call (decide side) and applying the ruling (evolve side).
 
 A call is judged against the hidden powers as they stood when the claim was made — nothing can
-change a power between a claim and its answer, so that is the current state. The ruling opens
-the claimant's current assignment record as evidence; its own secret holds what the piece held.
+change a power between a claim and its answer, so that is the current state. The ruling rests on
+the claimed slot's newest commitment (commitments.py): opened to everyone when the claim was
+true, sealed evidence when it was false; its own secret holds what the piece held.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from domain.ruleset import Event, RuleViolation, chance_event
 
 from . import board as geo
 from .flow import advance, check_winner, lose_piece, opponent, pieces_of, send_back
-from .powers import held, power_type
+from .commitments import evidence_version, piece_slots, slot_version
+from .powers import DIE_SIDES, held, power_type
 
 # What the call decides about the claimed effect, by (what was claimed, verdict).
 EFFECTS = {
@@ -55,8 +57,8 @@ def loss_chooser(state: dict, loser: str) -> str:
     return loser if state["config"]["loss_choice"] == "loser" else opponent(loser)
 
 
-def rule_call(state: dict, caller: str, claim: str, chance) -> list[Event]:
-    """The events of a bluff call: the ruling, plus a detect's result or a reassignment die."""
+def ruling_call(state: dict, caller: str, claim: str, call_version: int) -> dict:
+    """The `bluff_call` of a ruling on `claim`: whose claim it was, the verdict and its consequences."""
     target = called_claim(state, claim)
     claimant, piece, subject = target["seat"], target["piece"], target["subject"]
     record = state["powers"][piece]
@@ -72,26 +74,62 @@ def rule_call(state: dict, caller: str, claim: str, chance) -> list[Event]:
         sitter = state["pending"]["piece"]
         consequences["sitter_removed"] = sitter
         consequences["sitter_powers"] = held(state["powers"][sitter])
-    evidence = state["assignment_version"][claimant]
+    return {
+        "claim_version": target["version"], "claimant": claimant, "piece": piece, "power": claim, "subject": subject,
+        "caller": caller, "call_version": call_version, "verdict": "true" if true else "false",
+        "consequences": consequences, "evidence_version": evidence_version(state, claimant, piece, power_type(claim)),
+    }
+
+
+def rule_call(state: dict, caller: str, claim: str, chance) -> list[Event]:
+    """The events of a bluff call: the ruling, plus a detect's result or a reassignment die."""
     # The call and its ruling are one record: the first event of this decision, whose version the
     # match tells through the chance source (match records such as disputes may come between).
     call_version = chance.version if chance.version is not None else state["version"] + 1
-    ruling = Event("BluffRuled", {"bluff_call": {
-        "claim_version": target["version"], "claimant": claimant, "piece": piece, "power": claim, "subject": subject,
-        "caller": caller, "call_version": call_version, "verdict": "true" if true else "false",
-        "consequences": consequences, "evidence_version": evidence,
-    }}, secret=ruling_truth(state, claim), audience=(), opens=(evidence,))
+    call = ruling_call(state, caller, claim, call_version)
+    true = call["verdict"] == "true"
+    ruling = Event("BluffRuled", {"bluff_call": call}, secret=ruling_truth(state, claim), audience=(),
+                   **ruling_evidence(state, call))
     events = [ruling]
-    if true and subject == "detect":
+    if true and call["subject"] == "detect":
         events.append(detection(state, state["pending"]))
     if true and state["config"]["power_mode"] == "roll":
         after = apply_ruling(copy.deepcopy(state), Event(ruling.kind, ruling.public, version=call_version))
-        if after["result"] is None:
-            drawn = chance.roll("reassignment", 6)
+        public = reassignment_roll_public(after)
+        if after["result"] is None and public is not None:
+            drawn = chance.roll("reassignment", public["chance"]["n"])
             events.append(chance_event("ReassignmentDieRolled", drawn,
-                                       {"seat": claimant, "power_type": power_type(claim), "call_version": call_version},
-                                       hidden_from_all_but=(claimant,)))
+                                       {k: v for k, v in public.items() if k != "chance"},
+                                       hidden_from_all_but=(call["claimant"],)))
     return events
+
+
+def ruling_evidence(state: dict, call: dict) -> dict:
+    """What a ruling opens to everyone (`opens`) and what it keeps sealed as evidence (`evidence`).
+
+    The call rests on the claimed slot's commitment. A true claim reveals that power to everyone,
+    so the slot is opened; a false one must not show what the piece really holds, so the slot is
+    sealed evidence (organizers, everyone after the end). A sitter a true kamikaze removes is a
+    lost piece, whose powers are shown: its slots are opened too.
+    """
+    slot = slot_version(state, call["piece"], power_type(call["power"]))
+    if slot is None:
+        # A match recorded before slots were committed one by one rests on a whole assignment,
+        # which is never revealed during play.
+        return {"evidence": (call["evidence_version"],)}
+    if call["verdict"] != "true":
+        return {"evidence": (slot,)}
+    sitter = call["consequences"].get("sitter_removed")
+    return {"opens": (slot,) + (piece_slots(state, sitter) if sitter else ())}
+
+
+def reassignment_roll_public(state: dict) -> dict | None:
+    """The public part of the die a true claim's reassignment waits for (after the ruling): who rolls, for what."""
+    for step in [state["step"]] + state["queue"]:
+        if step is not None and step["kind"] == "reassign" and step["roll"] is None:
+            return {"seat": step["seat"], "power_type": step["type"], "call_version": step["call_version"],
+                    "chance": {"draw": "roll", "n": DIE_SIDES}}
+    return None
 
 
 def ruling_truth(state: dict, claim: str) -> dict:
@@ -151,6 +189,7 @@ def readjudicate(state: dict, event: Event) -> dict:
     power changes between a claim and its call); it compares this with the recorded ruling.
     """
     call = event.public["bluff_call"]
-    record = state["powers"][call["piece"]]
-    true = record[power_type(call["power"])] == call["power"]
-    return {"verdict": "true" if true else "false", "evidence_version": state["assignment_version"][call["claimant"]]}
+    kind = power_type(call["power"])
+    true = state["powers"][call["piece"]][kind] == call["power"]
+    return {"verdict": "true" if true else "false",
+            "evidence_version": evidence_version(state, call["claimant"], call["piece"], kind)}

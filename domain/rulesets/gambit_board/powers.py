@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
+from domain.choices import Choice, pair_part, pairs, sequence_of
 from domain.ruleset import RuleViolation
+
+from .board import COLUMNS, SIZE, impassable
+from .commands import AssignPowers
 
 MOVEMENT = ("diagonal", "ghost", "sidewinder", "bulldozer")
 ACTION = ("moat", "sitting", "kamikaze", "detective")
@@ -14,10 +18,15 @@ TYPES = ("movement", "action")
 # Powers a move itself may rely on; moat and kamikaze are answers, detective is its own turn.
 MOVE_CLAIMS = frozenset(MOVEMENT + ("sitting",))
 WILD = "wild"
-# Where the bounded `assign` listing puts (movement 1, movement 2, action 1, action 2), by
-# piece index: apart, combined, on the wings, crossed — enough variety for random play.
-PLACEMENTS = ((0, 1, 2, 3), (0, 1, 0, 1), (2, 3, 2, 3), (4, 5, 4, 5), (1, 4, 0, 5), (5, 0, 4, 1),
-              (2, 3, 1, 4), (3, 2, 5, 0))
+DIE_SIDES = 6  # power dice and the reassignment die are six-sided
+
+
+def catalogue() -> dict:
+    """The public pieces and powers: each seat's pieces and home row, the powers by type, the boards."""
+    return {"pieces": {"south": [f"S{i}" for i in range(1, 7)], "north": [f"N{i}" for i in range(1, 7)]},
+            "home_rows": {"south": 1, "north": SIZE}, "columns": list(COLUMNS), "rows": list(range(1, SIZE + 1)),
+            "powers": {"movement": list(MOVEMENT), "action": list(ACTION)},
+            "boards": {name: sorted(impassable(name)) for name in ("standard", "bridges")}}
 
 
 def power_type(power: str) -> str | None:
@@ -42,6 +51,23 @@ def die_face(kind: str, roll: int) -> str:
 def no_powers() -> dict:
     """A piece's power record with nothing assigned."""
     return {"movement": None, "action": None}
+
+
+def next_power_die(dice: dict, seats) -> dict | None:
+    """Which power die roll-mode setup rolls next, by the dice rolled so far; None once every seat is done."""
+    # Seat by seat in order: movement 1, movement 2, action 1, action 2 (0 = not rolled yet); a
+    # double moat (two action 1s) re-rolls all four as the next attempt.
+    for seat in seats:
+        rolled = dice[seat]
+        if rolled is None:
+            return {"seat": seat, "die": "movement", "index": 0, "attempt": 1}
+        for kind in TYPES:
+            for index in range(2):
+                if rolled[kind][index] == 0:
+                    return {"seat": seat, "die": kind, "index": index, "attempt": rolled["attempt"]}
+        if rolled["action"] == [1, 1]:
+            return {"seat": seat, "die": "movement", "index": 0, "attempt": rolled["attempt"] + 1}
+    return None
 
 
 def held(record: dict) -> list[str]:
@@ -98,17 +124,17 @@ def type_options(kind: str, mode: str, rolled: list[str] | None) -> list[tuple[s
     return sorted({tuple(fixed) + e for e in extra})
 
 
-def assignment_options(pieces: list[str], mode: str, dice: dict | None, limit: int = 240) -> list[dict]:
-    """A bounded, varied subset of valid assignments: every pair of powers on a few placements."""
+def assignment_choices(pieces: list[str], mode: str, dice: dict | None) -> list[Choice]:
+    """Every valid assignment, as one choice per pair of movement and pair of action powers.
+
+    Each power of a pair goes to a different piece (a piece may hold one power of each type), so
+    a choice pairs each pair with a sequence of two pieces; a piece given nothing may be left
+    out or listed with no powers, and a piece's powers may come in either order.
+    """
     rolled = faces(dice) if mode == "roll" else {"movement": None, "action": None}
-    pairs = [(m, a) for m in type_options("movement", mode, rolled["movement"])
-             for a in type_options("action", mode, rolled["action"])]
-    count = max(1, min(len(PLACEMENTS), limit // len(pairs)))
     out = []
-    for (m1, m2), (a1, a2) in pairs:
-        for im1, im2, ia1, ia2 in PLACEMENTS[:count]:
-            chosen: dict[str, list[str]] = {}
-            for index, power in ((im1, m1), (im2, m2), (ia1, a1), (ia2, a2)):
-                chosen.setdefault(pieces[index], []).append(power)
-            out.append({p: tuple(v) for p, v in chosen.items()})
+    for movement_pair in type_options("movement", mode, rolled["movement"]):
+        for action_pair in type_options("action", mode, rolled["action"]):
+            parts = [pair_part(sequence_of(pieces, 2, 2), powers) for powers in (movement_pair, action_pair)]
+            out.append(Choice(AssignPowers, {}, {"powers": pairs(parts, lists=True, empty_keys=pieces)}))
     return out

@@ -7,17 +7,20 @@ returns what the events need. `legal_commands` lists candidates that pass those 
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 
 from domain.ruleset import Event, RuleViolation
 
 from . import board as geo
-from .bluffs import detected_powers, detection, rule_call, ruling_truth
+from .bluffs import detected_powers, detection, reassignment_roll_public, rule_call, ruling_call, ruling_truth
+from .commitments import COMMITTED, committed_public, piece_slots, slot_records, slot_secret
+from .state import evolve
 from .commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze, ClaimMoat, Detect, MovePiece,
                        Reassign, Resign)
 from .flow import SEATS, on_board, opponent, pieces_of, seat_of
-from .powers import (MOVE_CLAIMS, MOVEMENT, assignment_options, check_assignment, faces, held,
-                     power_type, powers_of_type)
+from .powers import (DIE_SIDES, MOVE_CLAIMS, MOVEMENT, assignment_choices, check_assignment, faces, held,
+                     next_power_die, power_type, powers_of_type)
 
 # Which step each command answers. A move or detect sent at another step is refused with what the
 # game is busy with; any other command sent out of its step is refused with what is missing.
@@ -196,12 +199,26 @@ def _assign(state, seat, command, chance):
     record = check_assignment(pieces_of(seat), dict(command.powers), state["config"]["power_mode"],
                               faces(dice) if dice else None)
     secret = {"assignment": record, **rolled_dice(state, seat)}
-    return [Event("PowersAssigned", {"seat": seat, "power_mode": state["config"]["power_mode"]}, secret, (seat,))]
+    public = {"seat": seat, "power_mode": state["config"]["power_mode"]}
+    return with_slot_records(state, [Event("PowersAssigned", public, secret, (seat,))])
+
+
+def with_slot_records(state: dict, events: list[Event]) -> list[Event]:
+    """`events` followed by the slot commitments they require (a power placed, spent or moved)."""
+    sim = copy.deepcopy(state)
+    for event in events:
+        evolve(sim, event)
+    return events + slot_records(sim)
 
 
 def _move(state, seat, command, chance):
     plan = check_move(state, seat, command.piece, command.to, tuple(command.claims))
-    return [Event("PieceMoved", {"seat": seat, "plan": plan, "needs_response": needs_response(state, plan, seat)})]
+    return [Event("PieceMoved", moved_public(state, seat, plan))]
+
+
+def moved_public(state: dict, seat: str, plan: dict) -> dict:
+    """The public part of a move: its plan and whether the other seat gets to answer it."""
+    return {"seat": seat, "plan": plan, "needs_response": needs_response(state, plan, seat)}
 
 
 def _detect(state, seat, command, chance):
@@ -210,17 +227,28 @@ def _detect(state, seat, command, chance):
 
 
 def _accept(state, seat, command, chance):
+    accepted = acceptance(state, seat)
+    pending = state["pending"]
+    if pending["counter"] is None and pending["kind"] == "detect":
+        return [accepted, detection(state, pending)]
+    return with_slot_records(state, [accepted]) if accepted.kind == "KamikazeAccepted" else [accepted]
+
+
+def acceptance(state: dict, seat: str) -> Event:
+    """The event of accepting what awaits an answer: the claim, or the moat or kamikaze countering it."""
     pending = state["pending"]
     counter = pending["counter"]
     if counter is None:
-        accepted = Event("ClaimAccepted", {"seat": seat, "claim_version": pending["version"]})
-        return [accepted, detection(state, pending)] if pending["kind"] == "detect" else [accepted]
+        return Event("ClaimAccepted", {"seat": seat, "claim_version": pending["version"]})
     if counter["kind"] == "moat":
-        return [Event("MoatAccepted", {"seat": seat, "claim_version": counter["version"], "moat_piece": counter["piece"]})]
+        return Event("MoatAccepted", {"seat": seat, "claim_version": counter["version"],
+                                      "moat_piece": counter["piece"]})
     sitter = pending["piece"]
-    return [Event("KamikazeAccepted", {"seat": seat, "claim_version": counter["version"], "sitter": sitter,
-                                       "kamikaze_piece": counter["piece"],
-                                       "sitter_powers": held(state["powers"][sitter])})]
+    # The sitter is lost and its powers shown: its slot commitments are revealed with it.
+    return Event("KamikazeAccepted", {"seat": seat, "claim_version": counter["version"], "sitter": sitter,
+                                      "kamikaze_piece": counter["piece"],
+                                      "sitter_powers": held(state["powers"][sitter])},
+                 opens=piece_slots(state, sitter))
 
 
 def _call(state, seat, command, chance):
@@ -242,21 +270,33 @@ def _claim_kamikaze(state, seat, command, chance):
 
 def _choose_loss(state, seat, command, chance):
     check_loss(state, command.piece)
-    loser = state["step"]["loser"]
-    where = geo.locate(state["board"])[command.piece]
-    return [Event("PieceLost", {"seat": loser, "piece": command.piece, "chosen_by": seat, "square": where[0],
-                                "stack_position": where[1], "powers": held(state["powers"][command.piece]),
-                                "call_version": state["step"]["call_version"]})]
+    # A lost piece's powers are shown to everyone, so both of its slot commitments are revealed.
+    return [Event("PieceLost", loss_public(state, command.piece), opens=piece_slots(state, command.piece))]
+
+
+def loss_public(state: dict, piece: str) -> dict:
+    """The public part of a piece loss: whose piece, who chose it, where it stood and its powers, now shown."""
+    step = state["step"]
+    where = geo.locate(state["board"])[piece]
+    return {"seat": step["loser"], "piece": piece, "chosen_by": step["seat"], "square": where[0],
+            "stack_position": where[1], "powers": held(state["powers"][piece]), "call_version": step["call_version"]}
 
 
 def _reassign(state, seat, command, chance):
     check_reassign(state, seat, command.power, command.piece)
-    kind = state["step"]["type"]
     assignment = reassigned(state, command.piece, command.power)["assignment"]
-    followup = {"call_version": state["step"]["call_version"], "power_type": kind,
+    return with_slot_records(state, [Event("PowerReassigned", reassign_public(state),
+                                           {"piece": command.piece, "power": command.power, "assignment": assignment},
+                                           (seat,))])
+
+
+def reassign_public(state: dict) -> dict:
+    """The public part of a reassignment: the type of power it replaces and the ruling it follows."""
+    step = state["step"]
+    seat, kind = step["seat"], step["type"]
+    followup = {"call_version": step["call_version"], "power_type": kind,
                 "replaces_assignment_version": state["assignment_version"][seat]}
-    return [Event("PowerReassigned", {"seat": seat, "power_type": kind, "bluff_call_followup": followup},
-                  {"piece": command.piece, "power": command.power, "assignment": assignment}, (seat,))]
+    return {"seat": seat, "power_type": kind, "bluff_call_followup": followup}
 
 
 _DECIDERS = {AssignPowers: _assign, MovePiece: _move, Detect: _detect, Accept: _accept, CallBluff: _call,
@@ -294,6 +334,79 @@ def derived_secret(state: dict, event: Event) -> dict | None:
         return ruling_truth(state, public["bluff_call"]["power"])
     if event.kind == "PowersDetected":
         return detected_powers(state, public["target"])
+    if event.kind == COMMITTED:
+        return slot_secret(state, public["piece"], public["power_type"])
+    return None
+
+
+def first_seat_public(index: int) -> dict:
+    """The public part of drawing the first seat: the seats drawn from and the one drawn."""
+    return {"seats": list(SEATS), "first_seat": SEATS[index]}
+
+
+def board_public(config: dict, first_seat: str) -> dict:
+    """The public part of setting the board up: who opens, the board, its impassable squares, the home rows."""
+    return {"first_seat": first_seat, "board": config["board"], "impassable": sorted(geo.impassable(config["board"])),
+            "pieces": {f"{c}{r}": f"{'S' if r == 1 else 'N'}{i + 1}"
+                       for i, c in enumerate(geo.COLUMNS) for r in (1, 6)}}
+
+
+def replanned(state: dict, plan: dict) -> dict | None:
+    """The plan the rules give for a recorded move's piece, destination and claims; None when none is legal."""
+    where = geo.locate(state["board"]).get(plan["piece"])
+    if where is None:
+        return None
+    try:
+        return geo.plan_move(state["board"], geo.impassable(state["config"]["board"]), plan["piece"], where[0],
+                             plan["to"], tuple(plan["claims"]))
+    except RuleViolation:
+        return None
+
+
+def derived_public(state: dict, event: Event) -> dict | None:
+    """What the replayed state (and a recorded die) fixes of an event's public part; None when it is all a choice."""
+    # A seat chooses its assignment, its move (piece, destination, claims), detects, answers,
+    # calls, the lost piece and the new power; everything else a record says publicly — who
+    # acts, what a claim answers, where a lost piece stood and the powers it shows, a ruling's
+    # consequences, a move's full plan — follows from the state. The die rolls' descriptors
+    # and the drawn first seat are here too (the verifier re-derives their results).
+    kind, pub = event.kind, event.public
+    if kind == "FirstSeatDrawn":
+        return {"chance": {"draw": "draw", "n": len(SEATS)}, **first_seat_public(pub["chance_result"])}
+    if kind == "PowerDieRolled":
+        return {"chance": {"draw": "roll", "n": DIE_SIDES}, **(next_power_die(state["dice"], SEATS) or {})}
+    if kind == "BoardSetUp":
+        # A drawn first seat is not kept in the state (FirstSeatDrawn only records it), so
+        # only a configured one is bound here.
+        config = state["config"]
+        public = board_public(config, config["first_seat"])
+        return public if config["first_seat"] != "random" else {k: v for k, v in public.items() if k != "first_seat"}
+    step = state["step"] or {}
+    actor = step.get("seat")
+    if kind == "PowersAssigned":
+        return {"power_mode": state["config"]["power_mode"]}
+    if kind == "PieceMoved":
+        plan = replanned(state, pub["plan"])
+        return {"seat": actor, "plan": plan} if plan is None else moved_public(state, actor, plan)
+    if kind in ("DetectClaimed", "MoatClaimed", "KamikazeClaimed"):
+        pending = state["pending"]
+        return {"seat": actor, **({"against_version": pending["version"]} if kind != "DetectClaimed" else {})}
+    if kind in ("ClaimAccepted", "MoatAccepted", "KamikazeAccepted"):
+        return acceptance(state, actor).public
+    if kind == "PowersDetected":
+        # Its claim has been answered by now (the window is closed), so the record of claims names it.
+        return detection(state, state["claims"][-1]).public
+    if kind == "BluffRuled":
+        version = event.version if event.version is not None else state["version"] + 1
+        return {"bluff_call": ruling_call(state, actor, pub["bluff_call"]["power"], version)}
+    if kind == "ReassignmentDieRolled":
+        return reassignment_roll_public(state)
+    if kind == "PieceLost":
+        return loss_public(state, pub["piece"])
+    if kind == "PowerReassigned":
+        return reassign_public(state)
+    if kind == COMMITTED:
+        return committed_public(state)
     return None
 
 
@@ -309,23 +422,27 @@ def passes(check, *args) -> bool:
 
 
 def legal_commands(state: dict, seat: str) -> list:
-    """Every command `seat` may send now (plus `resign`); complete except `assign`.
+    """Every whole command `seat` may send now, and `resign`, which a seat may send at any time.
 
-    `assign` in select mode has thousands of valid placements: the list holds every choice of
-    two movement and two action powers on a few placements (see powers.PLACEMENTS); decide
-    accepts any valid assignment. Resign is listed only for seats that are to act.
+    Assignments are too many to list (thousands in select mode): legal_choices describes them.
     """
-    if seat not in to_act(state):
+    if state["result"] is not None or seat not in SEATS:
         return []
-    step = current_step(state)
-    out = list(_LISTERS[step](state, seat))
+    out = list(_LISTERS[current_step(state)](state, seat)) if seat in to_act(state) else []
     out.append(Resign())
     return out
 
 
+def legal_choices(state: dict, seat: str) -> list:
+    """The `assign` families of a seat still placing its powers (powers.assignment_choices)."""
+    if state["result"] is not None or current_step(state) != "assign" or seat not in to_act(state):
+        return []
+    return assignment_choices(pieces_of(seat), state["config"]["power_mode"], state["dice"][seat])
+
+
 def _list_assign(state, seat):
-    dice = state["dice"][seat]
-    return [AssignPowers(powers=a) for a in assignment_options(pieces_of(seat), state["config"]["power_mode"], dice)]
+    # Assignments are families too large to list: legal_choices offers them.
+    return []
 
 
 def _list_turn(state, seat):
@@ -343,7 +460,10 @@ def _list_turn(state, seat):
                     if to not in forbidden:
                         if not needs_sitting:
                             out.append(_move_command(piece, to, claims))
+                        # Claims may come in either order; both spellings are the same move.
                         out.append(_move_command(piece, to, claims + ("sitting",)))
+                        if claims:
+                            out.append(_move_command(piece, to, ("sitting",) + claims))
         around = geo.neighbours(square)
         out += [Detect(piece=piece, target=target) for target in on_board(state, opponent(seat))
                 if where[target][0] in around and passes(check_detect, state, seat, piece, target)]

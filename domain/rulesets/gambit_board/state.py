@@ -12,6 +12,8 @@ from domain.ruleset import Event
 
 from . import board as geo
 from .bluffs import apply_ruling
+from .commitments import (COMMITTED, fold_committed, owe, owed_after_assignment, owed_after_kamikaze,
+                          owed_after_reassignment)
 from .flow import (SEATS, advance, check_winner, end_turn, finish, lose_piece, opponent, pieces_of, send_back,
                    start_turn)
 from .powers import no_powers, power_type
@@ -31,6 +33,10 @@ def initial_state(config: dict, seats: list[str]) -> dict:
         "board": board,
         "powers": {p: no_powers() for s in SEATS for p in pieces_of(s)},
         "assignment_version": {s: None for s in SEATS},
+        # The newest commitment of each power slot, and the slot records the last event requires
+        # (commitments.py).
+        "slots": {p: {"movement": None, "action": None} for s in SEATS for p in pieces_of(s)},
+        "owed": [],
         "dice": {s: None for s in SEATS},
         "turn": None,
         "step": None,
@@ -50,6 +56,10 @@ def initial_state(config: dict, seats: list[str]) -> dict:
 def evolve(state: dict, event: Event) -> dict:
     """Fold one event into the state (never validates, never raises on recorded history)."""
     handler = _HANDLERS.get(event.kind)
+    if event.kind != COMMITTED and state.get("owed"):
+        # Slot records follow the event that requires them, in the same decision, or never (a
+        # match recorded before slots were committed one by one).
+        state["owed"] = []
     if handler is not None:
         handler(state, event)
     if event.version is not None:
@@ -75,6 +85,7 @@ def _powers_assigned(state: dict, event: Event) -> None:
     for piece, record in event.secret["assignment"].items():
         state["powers"][piece] = dict(record)
     state["assignment_version"][seat] = event.version
+    owe(state, *owed_after_assignment(seat))
     if all(v is not None for v in state["assignment_version"].values()):
         state["phase"] = "play"
         start_turn(state, state["first_seat"], 1)
@@ -133,6 +144,8 @@ def _kamikaze_accepted(state: dict, event: Event) -> None:
     record = state["powers"][pub["kamikaze_piece"]]
     if record["action"] == "kamikaze":
         record["action"] = None
+    # Whether the piece really held kamikaze stays hidden: its action slot is committed anew either way.
+    owe(state, *owed_after_kamikaze(pub["kamikaze_piece"]))
     end_turn(state)
 
 
@@ -154,7 +167,12 @@ def _power_reassigned(state: dict, event: Event) -> None:
     piece, power = event.secret["piece"], event.secret["power"]
     state["powers"][piece][power_type(power)] = power
     state["assignment_version"][seat] = event.version
+    owe(state, *owed_after_reassignment(state, seat, power_type(power)))
     advance(state)
+
+
+def _power_committed(state: dict, event: Event) -> None:
+    fold_committed(state, event, event.version)
 
 
 def _resigned(state: dict, event: Event) -> None:
@@ -179,6 +197,7 @@ _HANDLERS = {
     "ReassignmentDieRolled": _die_for_reassignment,
     "PieceLost": _piece_lost,
     "PowerReassigned": _power_reassigned,
+    COMMITTED: _power_committed,
     "Resigned": _resigned,
 }
 

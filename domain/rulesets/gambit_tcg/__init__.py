@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 from domain.ruleset import ConfigError, Event, chance_event
 
-from .cards import CARDS, DECKS, DECK_SIZE, OPENING_HAND, SEATS, STARTING_LIFE, deck_problem
+from .cards import CARDS, DECKS, OPENING_HAND, SEATS, catalogue, deck_problem
 from .commands import (COMMANDS, ActivateTrap, AssignBlockers, DeclareAttack, Energize, EndPhase, Pass, PlayCard,
                        SetCard)
 from .effects import readjudicate
-from .hidden import deck_secret, derived_secret
+from .hidden import deck_secret, derived_public, derived_secret, registered_public, shuffle_public, started_public
 from .phases import Script
-from .rules import decide, legal_commands, to_act
+from .rules import decide, legal_choices, legal_commands, to_act
 from .state import evolve
 from .state import initial_state as _initial_state
 from .view import view
@@ -84,17 +84,20 @@ def join_options(config: Config, seat: str, raw: dict) -> dict:
 def setup(config: Config, seats: list[str], chance, seat_options: dict | None = None) -> list[Event]:
     """Register each deck (secret to its seat), shuffle it (order secret to all), deal 5 and 6 cards."""
     options = {s: (seat_options or {}).get(s) or join_options(config, s, {}) for s in seats}
-    script = Script(_initial_state(config, seats))
+    start = _initial_state(config, seats)
+    if chance.version is not None:
+        start["version"] = chance.version - 1  # the versions the match will give these records
+    script = Script(start)
     for seat in seats:
-        script.emit("DeckRegistered", {"seat": seat, "size": DECK_SIZE},
+        script.emit("DeckRegistered", registered_public(script.state),
                     secret=deck_secret(options[seat]["deck"], options[seat]["deck_list"]), audience=(seat,))
-        shuffled = chance_event("DeckShuffled", chance.permutation(f"shuffle/{seat}", DECK_SIZE), {"seat": seat},
-                                hidden_from_all_but=())
+        public = shuffle_public(script.state)
+        shuffled = chance_event("DeckShuffled", chance.permutation(f"shuffle/{seat}", public["chance"]["n"]),
+                                {"seat": public["seat"]}, hidden_from_all_but=())
         script.emit(shuffled.kind, shuffled.public, shuffled.secret, shuffled.audience)
     for seat in seats:
         script.draw(seat, OPENING_HAND[seat], "opening")
-    script.emit("GameStarted", {"first_seat": SEATS[0], "life": STARTING_LIFE,
-                                "opening_hands": dict(OPENING_HAND), "free_set_for": SEATS[1]})
+    script.emit("GameStarted", started_public())
     return script.events
 
 
@@ -111,6 +114,6 @@ def outcome(state: dict) -> dict | None:
 
 __all__ = [
     "RULESET_ID", "Config", "COMMANDS", "seat_names", "initial_state", "setup", "decide", "evolve",
-    "legal_commands", "to_act", "outcome", "view", "join_options", "derived_secret", "readjudicate",
+    "catalogue", "legal_choices", "legal_commands", "to_act", "outcome", "view", "join_options", "derived_public", "derived_secret", "readjudicate",
     "SetCard", "Energize", "PlayCard", "ActivateTrap", "EndPhase", "DeclareAttack", "AssignBlockers", "Pass",
 ]

@@ -149,6 +149,19 @@ CARDS, DECKS = load((Path(__file__).with_name("cards.json")).read_text(encoding=
 TRAP_IDS = tuple(card_id for card_id, card in CARDS.items() if card["type"] == "trap")
 
 
+CATALOGUE_FIELDS = ("id", "name", "color", "type", "cost", "might", "endurance", "keywords", "field_kind", "text")
+
+
+def catalogue() -> dict:
+    """The public card pool (names, types, costs, stats, keywords and text), the preconstructed decks,
+    and the format's numbers, so a client can render every card id it receives."""
+    cards = [{k: c[k] for k in CATALOGUE_FIELDS if k in c} for c in CARDS.values()]
+    decks = {name: {card_id: ids.count(card_id) for card_id in dict.fromkeys(ids)} for name, ids in DECKS.items()}
+    return {"cards": cards, "decks": decks, "types": list(TYPES), "windows": list(WINDOWS), "keywords": list(KEYWORDS),
+            "format": {"life": STARTING_LIFE, "deck_size": DECK_SIZE, "max_copies": MAX_COPIES, "max_hand": MAX_HAND,
+                       "unit_zone": UNIT_CAP, "set_zone": SET_CAP}}
+
+
 def card(card_id: str) -> dict:
     """The definition of a card id."""
     return CARDS[card_id]

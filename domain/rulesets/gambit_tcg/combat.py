@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import itertools
 
+from domain.choices import Choice, pair_part, pairs, sequence_of
 from domain.ruleset import RuleViolation
 
+from .commands import AssignBlockers
 from .effects import keywords, might
 from .phases import Script, attack_candidates, begin_phase, open_window
 from .state import find_unit, opponent
-
-BLOCK_OPTIONS_CAP = 120
 
 
 def check_attack(state: dict, seat: str, attackers: tuple[str, ...], target: str | None) -> str:
@@ -76,19 +76,20 @@ def check_blocks(state: dict, seat: str, blocks: dict[str, str]) -> None:
         raise RuleViolation("guard_must_block", "Guard units must be chosen as blockers first")
 
 
-def block_options(state: dict, seat: str) -> list[dict[str, str]]:
-    """Legal block assignments, at most BLOCK_OPTIONS_CAP of them (no blocks first, then by size)."""
+def block_choices(state: dict, seat: str) -> list[Choice]:
+    """Every legal block assignment: for each set of blockers that honours Guard, any distinct attackers.
+
+    Guard depends only on which units block, so each such set of blockers is one family whose
+    attackers are a sequence (the i-th blocker blocks the i-th attacker).
+    """
     attackers = state["combat"]["attackers"]
     units = [u["card"] for u in state["players"][seat]["units"]]
-    out: list[dict[str, str]] = []
+    out = []
     for size in range(0, min(len(units), len(attackers)) + 1):
         for chosen in itertools.combinations(units, size):
-            for targets in itertools.permutations(attackers, size):
-                blocks = dict(zip(chosen, targets))
-                if guard_ok(state, seat, attackers, blocks):
-                    out.append(blocks)
-                    if len(out) >= BLOCK_OPTIONS_CAP:
-                        return out
+            if guard_ok(state, seat, attackers, dict.fromkeys(chosen, "")):
+                domain = pairs([pair_part(list(chosen), sequence_of(attackers, size, size))])
+                out.append(Choice(AssignBlockers, {}, {"blocks": domain}))
     return out
 
 
@@ -98,9 +99,8 @@ def assign_blockers(script: Script, seat: str, blocks: dict[str, str]) -> None:
     resolve_combat(script)
 
 
-def resolve_combat(script: Script) -> None:
-    """Blocked pairs trade Might for damage; unblocked attackers hit the player; then Main 2."""
-    state = script.state
+def combat_public(state: dict) -> dict:
+    """The damage a combat deals: blocked pairs trade Might, unblocked (unmuted) attackers hit the player."""
     combat = state["combat"]
     by_attacker = {a: b for b, a in combat["blocks"].items()}
     unit_damage, player = [], 0
@@ -113,7 +113,12 @@ def resolve_combat(script: Script) -> None:
             continue
         unit_damage.append({"unit": blocker, "amount": power, "source": attacker})
         unit_damage.append({"unit": attacker, "amount": might(state, find_unit(state, blocker)[1]), "source": blocker})
-    script.emit("CombatResolved", {"seat": combat["seat"], "target": combat["target"], "unit_damage": unit_damage,
-                                   "player_damage": {combat["target"]: player} if player else {}})
+    return {"seat": combat["seat"], "target": combat["target"], "unit_damage": unit_damage,
+            "player_damage": {combat["target"]: player} if player else {}}
+
+
+def resolve_combat(script: Script) -> None:
+    """Blocked pairs trade Might for damage; unblocked attackers hit the player; then Main 2."""
+    script.emit("CombatResolved", combat_public(script.state))
     script.settle()
     begin_phase(script, "main2")

@@ -215,17 +215,23 @@ def readjudicate(state: dict, event: Event) -> dict:
     return type_call_ruling(state, effect, call["card"], call["declared_type"])
 
 
+def revealed_public(state: dict, target: str) -> dict:
+    """What revealing a face-down set card shows: its owner, what it is, a trap's window, when it was set."""
+    owner, entry = find_set(state, target)
+    target_id = state["cards"][target]
+    target_type = CARDS[target_id]["type"]
+    return {"owner": owner, "card": target, "id": target_id, "type": target_type,
+            "window": entry["window"] if target_type == "trap" else None, "set_version": entry["set_version"]}
+
+
 def _reveal(script, seat, instance, effect, choices, play_version):
     target = choices.get("reveal")
     state = script.state
-    owner, entry = find_set(state, target) if target else (None, None)
+    _, entry = find_set(state, target) if target else (None, None)
     if entry is None or entry["revealed"]:
         return
-    target_id = state["cards"][target]
-    target_type = CARDS[target_id]["type"]
-    public = {"seat": seat, "source": instance, "owner": owner, "card": target, "id": target_id, "type": target_type,
-              "window": entry["window"] if target_type == "trap" else None, "set_version": entry["set_version"],
-              "returned_to_hand": returns_to_hand(effect, target_type)}
+    public = {"seat": seat, "source": instance, **revealed_public(state, target)}
+    public["returned_to_hand"] = returns_to_hand(effect, public["type"])
     if effect.get("declare_type"):
         public["bluff_call"] = {"caller": seat, "call_version": play_version, "declared_type": choices["declared_type"],
                                 "source": instance, **type_call_ruling(state, effect, target, choices["declared_type"])}
@@ -246,8 +252,7 @@ def sacrifice(script, seat: str, victim: str, by: str) -> None:
     if unit is None or controller != seat:
         return
     owner, bonus = field_aura(script.state, "sacrifice_life")
-    script.emit("UnitSacrificed", {"seat": seat, "unit": victim, "id": script.state["cards"][victim],
-                                   "item": unit["item"], "by": by,
+    script.emit("UnitSacrificed", {"seat": seat, **sacrificed_public(script.state, victim), "by": by,
                                    "life_gained": bonus if owner == seat else 0, "life_gained_by": seat})
 
 
@@ -295,17 +300,32 @@ def _mute_attacker(script, seat, instance, effect, choices, play_version):
 
 
 def _nullify_spell(script, seat, instance, effect, choices, play_version):
-    pending = script.state["pending_spell"]
-    if pending is not None:
-        script.emit("SpellNullified", {"seat": pending["seat"], "card": pending["card"],
-                                       "id": script.state["cards"][pending["card"]], "by": instance})
+    if script.state["pending_spell"] is not None:
+        script.emit("SpellNullified", {**pending_spell_public(script.state), "by": instance})
 
 
 def _destroy_field(script, seat, instance, effect, choices, play_version):
     field = script.state["field"]
     if field is not None and CARDS[script.state["cards"][field["card"]]]["field_kind"] == effect["field_kind"]:
-        script.emit("FieldDestroyed", {"card": field["card"], "id": script.state["cards"][field["card"]],
-                                       "owner": field["owner"], "by": instance})
+        script.emit("FieldDestroyed", {**field_public(script.state), "by": instance})
+
+
+def pending_spell_public(state: dict) -> dict:
+    """The spell waiting on the stack, as its resolution or nullification shows it: seat, card, what it is."""
+    pending = state["pending_spell"]
+    return {"seat": pending["seat"], "card": pending["card"], "id": state["cards"][pending["card"]]}
+
+
+def field_public(state: dict) -> dict:
+    """The field card in play, as its destruction shows it: the card, what it is, its owner."""
+    field = state["field"]
+    return {"card": field["card"], "id": state["cards"][field["card"]], "owner": field["owner"]}
+
+
+def sacrificed_public(state: dict, victim: str) -> dict:
+    """What sacrificing a unit shows: what it is and the item that goes with it."""
+    _, unit = find_unit(state, victim)
+    return {"unit": victim, "id": state["cards"][victim], "item": unit["item"]}
 
 
 def _boost(script, seat, instance, effect, choices, play_version):

@@ -11,8 +11,8 @@ from domain.ruleset import Event
 
 from .cards import CARDS, MAX_HAND, PHASES, TRAP_IDS, energy_value
 from .effects import combine, keywords, lethal_units
-from .hidden import drawn_secret
-from .state import evolve, fast_copy, opponent
+from .hidden import drawn_public, drawn_secret
+from .state import active_on, evolve, fast_copy, opponent
 
 
 class GameOver(Exception):
@@ -40,25 +40,17 @@ class Script:
 
     def draw(self, seat: str, count: int, reason: str) -> None:
         """Draw `count` cards; a seat that must draw from an empty deck loses."""
-        deck = self.state["players"][seat]["deck"]
-        drawn = deck[:count]
-        if drawn:
-            self.emit("CardsDrawn", {"seat": seat, "cards": list(drawn), "reason": reason,
-                                     "deck_size": len(deck) - len(drawn)},
-                      secret=drawn_secret(self.state, seat, count), audience=(seat,))
-        if len(drawn) < count:
+        public = drawn_public(self.state, seat, count, reason)
+        if public["cards"]:
+            self.emit("CardsDrawn", public, secret=drawn_secret(self.state, seat, count), audience=(seat,))
+        if len(public["cards"]) < count:
             self.emit("SeatLost", {"seats": [seat], "reason": "deck_out"})
 
     def destroy(self, unit: str, reason: str, by: str | None) -> None:
         """Destroy a unit in play (its item goes with it)."""
-        for seat in self.state["seats"]:
-            for entry in self.state["players"][seat]["units"]:
-                if entry["card"] == unit:
-                    item = entry["item"]
-                    self.emit("UnitDestroyed", {"unit": unit, "id": self.state["cards"][unit], "controller": seat,
-                                                "item": item, "item_id": self.state["cards"][item] if item else None,
-                                                "reason": reason, "by": by})
-                    return
+        public = destroyed_public(self.state, unit)
+        if public is not None:
+            self.emit("UnitDestroyed", {**public, "reason": reason, "by": by})
 
     def settle(self) -> None:
         """State checks: units whose damage reached Endurance die; a seat at 0 life loses."""
@@ -69,19 +61,33 @@ class Script:
             self.emit("SeatLost", {"seats": losers, "reason": "zero_life"})
 
 
+def destroyed_public(state: dict, unit: str) -> dict | None:
+    """What destroying a unit in play shows: the unit, what it is, its controller and its item; None if not in play."""
+    for seat in state["seats"]:
+        for entry in state["players"][seat]["units"]:
+            if entry["card"] == unit:
+                item = entry["item"]
+                return {"unit": unit, "id": state["cards"][unit], "controller": seat, "item": item,
+                        "item_id": state["cards"][item] if item else None}
+    return None
+
+
 # ----- turns and phases -----------------------------------------------------------------------
+
+def turn_limit_public(state: dict) -> dict:
+    """The public part of reaching the turn limit: the life totals and the one seat with the most (or none)."""
+    life = {s: state["players"][s]["life"] for s in state["seats"]}
+    best = max(life.values())
+    winners = [s for s in state["seats"] if life[s] == best]
+    return {"turn_limit": state["config"]["turn_limit"], "life": life, "winners": winners if len(winners) == 1 else []}
+
 
 def begin_turn(script: Script, turn: int) -> None:
     """Start turn `turn` (ready the seat's energy) — or end the game at the turn limit."""
     state = script.state
     if turn > state["config"]["turn_limit"]:
-        life = {s: state["players"][s]["life"] for s in state["seats"]}
-        best = max(life.values())
-        winners = [s for s in state["seats"] if life[s] == best]
-        script.emit("TurnLimitReached", {"turn_limit": state["config"]["turn_limit"], "life": life,
-                                         "winners": winners if len(winners) == 1 else []})
-    seat = "p1" if turn % 2 == 1 else "p2"
-    script.emit("TurnBegan", {"seat": seat, "turn": turn})
+        script.emit("TurnLimitReached", turn_limit_public(state))
+    script.emit("TurnBegan", {"seat": active_on(turn), "turn": turn})
     begin_phase(script, "main1")
 
 
@@ -147,13 +153,18 @@ def window_live(state: dict) -> bool:
     return any(combine(state, seat, None, CARDS[t]["effects"]) for t in TRAP_IDS for seat in state["seats"])
 
 
+def window_responders(state: dict) -> list[str]:
+    """The seats a trap window opened now asks, in order: the seat not on turn first."""
+    order = [opponent(state["active"]), state["active"]]
+    return [s for s in order if may_respond(state, s)]
+
+
 def open_window(script: Script, name: str) -> bool:
     """Open a trap window for the seats that may respond (the one not on turn first); True if opened."""
     state = script.state
     if not window_live(state):
         return False
-    order = [opponent(state["active"]), state["active"]]
-    responders = [s for s in order if may_respond(state, s)]
+    responders = window_responders(state)
     if not responders:
         return False
     script.emit("WindowOpened", {"window": name, "responders": responders, "turn": state["turn"],

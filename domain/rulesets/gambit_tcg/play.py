@@ -7,10 +7,11 @@ cost and be minimal: no energy card or discard in it may be left out and still c
 
 from __future__ import annotations
 
+from domain.choices import subset_of, union_of
 from domain.ruleset import RuleViolation
 
 from .cards import CARDS, ENERGY_CAP, UNIT_CAP, energy_value
-from .effects import check_choices, pay_sacrifice_costs, play_cost, resolve
+from .effects import check_choices, pay_sacrifice_costs, pending_spell_public, play_cost, resolve
 from .hidden import opened_secret
 from .phases import Script, open_window
 from .state import find_set, find_unit, opponent
@@ -61,6 +62,36 @@ def canonical_payment(state: dict, seat: str, cost: int, playing: str) -> Paymen
     if need > len(hand):
         return None
     return tuple(energy), tuple(hand[len(hand) - need:]) if need else ()
+
+
+def payment_domains(state: dict, seat: str, cost: int, playing: str) -> list[dict]:
+    """Every minimal payment of `cost`, as families of `energy` and `discard` domains.
+
+    A payment that holds a 1 (plain energy or a discard) must total the cost exactly; one of
+    Conduit energy alone may go one over (ceil(cost / 2) Conduits). So the families are: that many
+    Conduits, and for each count of Conduits, plain energy and discards that sum to the cost.
+    """
+    player = state["players"][seat]
+    ready = [e["card"] for e in player["energy"] if e["ready"]]
+    conduits = [c for c in ready if energy_value(state["cards"][c]) == 2]
+    plain = [c for c in ready if energy_value(state["cards"][c]) == 1]
+    hand = [c for c in player["hand"] if c != playing]
+    nothing = subset_of([], 0, 0)
+    if cost == 0:
+        return [{"energy": nothing, "discard": nothing}]
+    out = []
+    conduits_only = (cost + 1) // 2
+    if conduits_only <= len(conduits):
+        out.append({"energy": subset_of(conduits, conduits_only, conduits_only), "discard": nothing})
+    for twos in range(min(len(conduits), cost // 2) + 1):
+        for ones in range(min(len(plain), cost - 2 * twos) + 1):
+            discards = cost - 2 * twos - ones
+            if discards > len(hand) or ones + discards == 0:
+                continue
+            parts = [subset_of(conduits, twos, twos), subset_of(plain, ones, ones)]
+            energy = union_of(parts) if twos and ones else parts[0] if twos else parts[1]
+            out.append({"energy": energy, "discard": subset_of(hand, discards, discards)})
+    return out
 
 
 def paid_record(state: dict, energy: tuple[str, ...], discard: tuple[str, ...]) -> dict:
@@ -151,15 +182,8 @@ def play_card(script: Script, seat: str, card: str, choices: dict, energy: tuple
     """Pay and play: a unit enters (when-played effects, then the unit_played window); a spell
     waits in the spell_activated window; an item is equipped; a field card replaces the old one."""
     state = script.state
-    card_id = state["cards"][card]
-    kind = CARDS[card_id]["type"]
-    public = {"seat": seat, "card": card, "id": card_id, "type": kind, "from": source,
-              "cost": cost,
-              "paid": paid_record(state, energy, discard), "target": choices.get("target"),
-              "choices": {k: v for k, v in choices.items() if v is not None}}
-    if kind == "field" and state["field"] is not None:
-        old = state["field"]
-        public["replaced"] = {"card": old["card"], "id": state["cards"][old["card"]], "owner": old["owner"]}
+    public = played_public(state, seat, card, choices, energy, discard)
+    kind = public["type"]
     face_down = entry is not None and not entry["revealed"]
     opens = (entry["set_version"],) if face_down else ()
     secret = opened_secret(state, card) if face_down else None
@@ -178,14 +202,28 @@ def play_card(script: Script, seat: str, card: str, choices: dict, energy: tuple
         script.settle()
 
 
+def played_public(state: dict, seat: str, card: str, choices: dict, energy, discard) -> dict:
+    """The public part of playing a card: what it is, where from, its cost, the payment shown, a field replaced."""
+    source, entry = source_of(state, seat, card)
+    card_id = state["cards"][card]
+    kind = CARDS[card_id]["type"]
+    public = {"seat": seat, "card": card, "id": card_id, "type": kind, "from": source,
+              "cost": play_cost(state, card, entry is not None and entry["revealed"]),
+              "paid": paid_record(state, energy, discard), "target": choices.get("target"),
+              "choices": {k: v for k, v in choices.items() if v is not None}}
+    if kind == "field" and state["field"] is not None:
+        old = state["field"]
+        public["replaced"] = {"card": old["card"], "id": state["cards"][old["card"]], "owner": old["owner"]}
+    return public
+
+
 def resolve_pending_spell(script: Script) -> None:
     """Resolve the spell waiting on the stack (unless a trap nullified it), then to the graveyard."""
     pending = script.state["pending_spell"]
     if pending is None:
         return
     resolve(script, pending["seat"], pending["card"], _full(pending["choices"]), play_version=pending["version"])
-    script.emit("SpellResolved", {"seat": pending["seat"], "card": pending["card"],
-                                  "id": script.state["cards"][pending["card"]]})
+    script.emit("SpellResolved", pending_spell_public(script.state))
     script.settle()
 
 

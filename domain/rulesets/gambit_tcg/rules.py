@@ -1,22 +1,21 @@
 """`decide`, `legal_commands` and `to_act`: every rule check lives here or in the modules it calls.
 
-decide and legal_commands share the same predicates (check_* and the option lists), so the
-commands listed are exactly ones decide accepts.
+decide and legal_commands/legal_choices share the same predicates (check_* and the option
+lists), so what they offer is exactly what decide accepts.
 """
 
 from __future__ import annotations
 
-import itertools
-
+from domain.choices import Choice, collapse, one_of, subset_of
 from domain.ruleset import Event, RuleViolation
 
-from .cards import CARDS, SEATS, WINDOWS
-from .combat import assign_blockers, block_options, check_attack, check_blocks, declare_attack
+from .cards import CARDS, ENERGY_CAP, SEATS, WINDOWS
+from .combat import assign_blockers, block_choices, check_attack, check_blocks, declare_attack
 from .commands import (ActivateTrap, AssignBlockers, DeclareAttack, Energize, EndPhase, Pass, PlayCard, SetCard,
                        choices_of)
 from .effects import CHOICE_FIELDS, choice_options
 from .phases import GameOver, Script, attack_candidates, begin_turn, end_phase, pass_window
-from .play import canonical_payment, check_energize, check_payment, check_play, energize, item_hosts, play_card
+from .play import check_energize, check_payment, check_play, energize, item_hosts, payment_domains, play_card
 from .state import opponent
 from .traps import activate_trap, check_activation, check_set, set_card
 
@@ -43,6 +42,10 @@ def decide(state: dict, seat: str, command, chance=None) -> list[Event]:
         raise RuleViolation("game_over", "the game has ended")
     if seat not in state["seats"]:
         raise RuleViolation("unknown_seat", f"{seat!r} is not a seat of this match")
+    if chance is not None and chance.version is not None:
+        # The match, not the ruleset's state, knows the next version: a dispute recorded since the
+        # last ruleset event moved it on, and a ruling names its records by the versions they get.
+        state = {**state, "version": chance.version - 1}
     acting = to_act(state)
     if isinstance(command, ActivateTrap):
         choices = choices_of(command)
@@ -116,12 +119,17 @@ def _main(state: dict, seat: str, command) -> list[Event]:
 # ----- legal commands -------------------------------------------------------------------------
 
 def legal_commands(state: dict, seat: str) -> list:
-    """Every command `seat` may send now.
+    """Every whole command `seat` may send now; the families too large to list are legal_choices."""
+    return collapse(_legal_options(state, seat))[0]
 
-    Complete except for two bounded choices: each play/activation is listed with one canonical
-    minimal payment (largest energy first, then the last hand cards), and block assignments are
-    capped (combat.BLOCK_OPTIONS_CAP).
-    """
+
+def legal_choices(state: dict, seat: str) -> list[Choice]:
+    """The families of `seat`'s legal commands: payments, block assignments, attacks, set windows."""
+    return collapse(_legal_options(state, seat))[1]
+
+
+def _legal_options(state: dict, seat: str) -> list:
+    """Every legal command of `seat` now, as whole commands and choices (see domain/choices.py)."""
     if seat not in to_act(state):
         return []
     if state["window"] is not None:
@@ -131,36 +139,47 @@ def legal_commands(state: dict, seat: str) -> list:
     if step == "free_set":
         return [Pass()] + _sets(state, seat)
     if step == "attack":
-        able = attack_candidates(state, seat)
-        return [DeclareAttack(tuple(c)) for n in range(len(able) + 1) for c in itertools.combinations(able, n)]
+        attackers = attack_candidates(state, seat)
+        return [Choice(DeclareAttack, {}, {"attackers": subset_of(attackers, 0, len(attackers)),
+                                           "target_player": one_of([None, opponent(seat)])})]
     if step == "blocks":
-        return [AssignBlockers(b) for b in block_options(state, seat)]
+        return list(block_choices(state, seat))
     if step != "main":
         return []
     out: list = [EndPhase()]
     player = state["players"][seat]
-    if not player["energized"] and len(player["energy"]) < 5:
+    if not player["energized"] and len(player["energy"]) < ENERGY_CAP:
         out += [Energize(c) for c in hand]
     out += _sets(state, seat)
     out += _plays(state, seat)
     return out
 
 
-def _sets(state: dict, seat: str) -> list[SetCard]:
+def _sets(state: dict, seat: str) -> list[Choice]:
+    """Each settable hand card with the windows check_set lets it declare (none for a card that is no trap)."""
     out = []
     for card in state["players"][seat]["hand"]:
-        try:
-            check_set(state, seat, card, None if CARDS[state["cards"][card]]["type"] != "trap" else WINDOWS[0])
-        except RuleViolation:
-            continue
-        if CARDS[state["cards"][card]]["type"] == "trap":
-            out += [SetCard(card, w) for w in WINDOWS]
-        else:
-            out.append(SetCard(card))
+        windows = [w for w in (None, *WINDOWS) if _passes(check_set, state, seat, card, w)]
+        if windows:
+            out.append(Choice(SetCard, {"card": card}, {"window": one_of(windows)}))
     return out
 
 
-def _plays(state: dict, seat: str) -> list[PlayCard]:
+def _passes(check, *args) -> bool:
+    try:
+        check(*args)
+    except RuleViolation:
+        return False
+    return True
+
+
+def _paid(command_cls, state: dict, seat: str, card: str, cost: int, options: list[dict]) -> list[Choice]:
+    """Each choice of effects with each family of minimal payments."""
+    return [Choice(command_cls, {"card": card, **choice}, payment)
+            for choice in options for payment in payment_domains(state, seat, cost, card)]
+
+
+def _plays(state: dict, seat: str) -> list[Choice]:
     player = state["players"][seat]
     candidates = list(player["hand"]) + [e["card"] for e in player["set"]]
     out = []
@@ -177,17 +196,14 @@ def _plays(state: dict, seat: str) -> list[PlayCard]:
         if not options:
             continue
         try:
-            _, entry, cost = check_play(state, seat, card, options[0])
+            _, _, cost = check_play(state, seat, card, options[0])
         except RuleViolation:
             continue
-        payment = canonical_payment(state, seat, cost, card)
-        if payment is None:
-            continue
-        out += [PlayCard(card, payment[0], payment[1], **choice) for choice in options]
+        out += _paid(PlayCard, state, seat, card, cost, options)
     return out
 
 
-def _trap_activations(state: dict, seat: str) -> list[ActivateTrap]:
+def _trap_activations(state: dict, seat: str) -> list[Choice]:
     out = []
     for entry in state["players"][seat]["set"]:
         card = entry["card"]
@@ -200,8 +216,5 @@ def _trap_activations(state: dict, seat: str) -> list[ActivateTrap]:
             _, cost = check_activation(state, seat, card, options[0], to_act(state))
         except RuleViolation:
             continue
-        payment = canonical_payment(state, seat, cost, card)
-        if payment is not None:
-            out += [ActivateTrap(card, payment[0], payment[1], **choice) for choice in options]
+        out += _paid(ActivateTrap, state, seat, card, cost, options)
     return out
-

@@ -15,10 +15,10 @@ from domain.ruleset import RuleViolation
 
 from .cards import CARDS, SET_CAP, WINDOWS
 from .effects import check_choices, play_cost, resolve
-from .hidden import opened_secret, set_secret
+from .hidden import opened_secret, set_public, set_secret
 from .phases import Script, after_response
 from .play import paid_record
-from .state import find_set, ready_turn
+from .state import find_set
 
 
 def check_set(state: dict, seat: str, card: str, window: str | None) -> None:
@@ -32,15 +32,17 @@ def check_set(state: dict, seat: str, card: str, window: str | None) -> None:
         raise RuleViolation("unknown_window", f"windows are {list(WINDOWS)}")
     if window is None and CARDS[state["cards"][card]]["type"] == "trap":
         raise RuleViolation("window_required", "declare the trap's trigger window when setting it")
+    # Only a trap has windows; a window on another card would be a secret its reveal does not
+    # show, so opening the set commitment at the reveal would publish it.
+    if window is not None and CARDS[state["cards"][card]]["type"] != "trap":
+        raise RuleViolation("window_not_allowed", "only a trap is set with a trigger window")
 
 
 def set_card(script: Script, seat: str, card: str, window: str | None, free: bool = False) -> None:
     """Set a card face down: public that a card was set, secret what it is and its window."""
     state = script.state
-    turn = state["turn"]
-    script.emit("CardSet", {"seat": seat, "card": card, "set_turn": turn, "ready_turn": ready_turn(turn, seat),
-                            "free": free},
-                secret=set_secret(state, card, window), audience=(seat,))
+    script.emit("CardSet", set_public(state, seat, card, free), secret=set_secret(state, card, window),
+                audience=(seat,))
 
 
 def check_activation(state: dict, seat: str, card: str, choices: dict, acting: list[str]) -> tuple[dict, int]:
@@ -63,15 +65,22 @@ def check_activation(state: dict, seat: str, card: str, choices: dict, acting: l
     return entry, play_cost(state, card, entry["revealed"])
 
 
+def activated_public(state: dict, card: str, choices: dict, energy, discard) -> dict:
+    """The public part of a trap's activation: its owner, what it is, the window and turn it was set for, its cost."""
+    seat, entry = find_set(state, card)
+    public = {"seat": seat, "card": card, "id": state["cards"][card], "type": "trap", "window": entry["window"],
+              "set_version": entry["set_version"], "set_turn": entry["set_turn"], "turn": state["turn"],
+              "on_turn_of": state["active"], "cost": play_cost(state, card, entry["revealed"]),
+              "paid": paid_record(state, energy, discard),
+              "choices": {k: v for k, v in choices.items() if v is not None}}
+    return public
+
+
 def activate_trap(script: Script, seat: str, card: str, choices: dict, energy: tuple, discard: tuple,
                   entry: dict, cost: int) -> None:
     """Pay, open the set commitment, resolve the trap; the seat keeps the window while it may respond."""
     state = script.state
-    card_id = state["cards"][card]
-    public = {"seat": seat, "card": card, "id": card_id, "window": entry["window"], "set_version": entry["set_version"],
-              "set_turn": entry["set_turn"], "turn": state["turn"], "on_turn_of": state["active"], "cost": cost,
-              "paid": paid_record(state, energy, discard),
-              "choices": {k: v for k, v in choices.items() if v is not None}}
+    public = activated_public(state, card, choices, energy, discard)
     version = script.emit("TrapActivated", public, secret=opened_secret(state, card), audience=(),
                           opens=(entry["set_version"],))
     resolve(script, seat, card, choices, play_version=version)

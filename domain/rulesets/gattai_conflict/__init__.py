@@ -26,14 +26,14 @@ Decisions common to both modes:
 
 from __future__ import annotations
 
-from .cards import ALL_CARDS, deck_cards
+from .cards import ALL_CARDS, catalogue, deck_cards
 from .commands import (
     COACH, COMMANDS, RULESET_ID, AnswerQuestion, Assist, Block, ChooseOutcome, Concede, Config, Counter,
     DiscardToMax, Escalate, FlipCard, GiveCards, NameComplication, PickBoon, PlayCard, PlayThreshold, RecordTrigger,
     ResolveTrigger, ReturnCards, RevealInitiative, Rumble, SealInitiative, SpendOmen, ThreatAssist, seat_names,
 )
-from .flow import decide, legal_commands, outcome, readjudicate, setup, to_act
-from .hidden import derived_secret
+from .flow import decide, legal_choices, legal_commands, outcome, readjudicate, setup, to_act
+from .hidden import derived_public, derived_secret
 from .state import evolve, initial_state
 from .view import view
 
@@ -41,6 +41,6 @@ __all__ = [
     "ALL_CARDS", "COACH", "COMMANDS", "RULESET_ID", "AnswerQuestion", "Assist", "Block", "ChooseOutcome", "Concede",
     "Config", "Counter", "DiscardToMax", "Escalate", "FlipCard", "GiveCards", "NameComplication", "PickBoon",
     "PlayCard", "PlayThreshold", "RecordTrigger", "ResolveTrigger", "ReturnCards", "RevealInitiative", "Rumble",
-    "SealInitiative", "SpendOmen", "ThreatAssist", "decide", "deck_cards", "derived_secret", "evolve", "initial_state",
-    "legal_commands", "outcome", "readjudicate", "seat_names", "setup", "to_act", "view",
+    "SealInitiative", "SpendOmen", "ThreatAssist", "catalogue", "decide", "deck_cards", "derived_public", "derived_secret", "evolve",
+    "initial_state", "legal_choices", "legal_commands", "outcome", "readjudicate", "seat_names", "setup", "to_act", "view",
 ]

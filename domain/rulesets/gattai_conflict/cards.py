@@ -10,6 +10,8 @@ evolve-side helpers (`apply_*`) move cards in the state and never validate.
 
 from __future__ import annotations
 
+from .commands import COACH
+
 DECKS = ("pilot", "coach")
 PREFIX = {"pilot": "P", "coach": "C"}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -27,6 +29,21 @@ def deck_cards(deck: str) -> list[str]:
 
 
 ALL_CARDS: frozenset[str] = frozenset(deck_cards("pilot") + deck_cards("coach"))
+
+
+def catalogue() -> dict:
+    """The public card lists of both decks: each card id with its rank and suit, or marked as a Joker."""
+    def entry(card: str) -> dict:
+        if is_joker(card):
+            return {"id": card, "joker": True}
+        return {"id": card, "rank": card[2:-1], "suit": card[-1], "value": rank(card)}
+    return {"decks": {deck: [entry(card) for card in deck_cards(deck)] for deck in DECKS},
+            "suit_order": sorted(SUITS, key=lambda s: -SUIT_VALUE[s])}
+
+
+def deck_for(seat: str) -> str:
+    """The deck a seat draws from: the Coach's own, the Pilot Deck for every pilot."""
+    return "coach" if seat == COACH else "pilot"
 
 
 def deck_of(card: str) -> str:
@@ -133,28 +150,64 @@ def to_trash(state: dict, card: str) -> None:
 
 # ----- decide side ------------------------------------------------------------------------------
 
+def omen_on_top(state: dict, deck: str) -> str | None:
+    """The Joker on top of a deck, to be set out as an Omen; None when the top is not a Joker."""
+    d = state["decks"][deck]["draw"]
+    return d[0] if d and is_joker(d[0]) else None
+
+
 def settle(sim, deck: str) -> None:
     """Set out any Joker on top of the deck as an Omen, and reshuffle the Trash into an empty deck."""
     while True:
         d = sim.state["decks"][deck]
-        if d["draw"] and is_joker(d["draw"][0]):
-            sim.emit("OmenRevealed", {"deck": deck, "card": d["draw"][0]})
+        omen = omen_on_top(sim.state, deck)
+        if omen is not None:
+            sim.emit("OmenRevealed", {"deck": deck, "card": omen})
         elif not d["draw"] and d["trash"]:
             shuffle(sim, deck, "trash_reshuffled")
         else:
             return
 
 
+def shuffle_reason(state: dict, deck: str) -> str:
+    """Why a deck is shuffled now: at the start, for its two spent Omens' return, or for its empty draw pile."""
+    # Both Omens spent are returned by the same command that spends the second (nothing else is
+    # shuffled in between), and a deck is otherwise only shuffled once its draw pile is empty.
+    omens = state["decks"][deck]["omens"]
+    if state["phase"] == "setup":
+        return "start"
+    if len(omens) == 2 and all(o["spent"] for o in omens):
+        return "omens_returned"
+    return "trash_reshuffled"
+
+
+def shuffle_public(state: dict, deck: str, reason: str) -> dict:
+    """The public part of a shuffle: its pool's size, which is also the `n` its permutation draws over."""
+    # A smaller `n` would silently drop the pool's cards past it (apply_shuffle keeps only the
+    # permuted positions).
+    n = len(shuffle_pool(state, deck, reason))
+    return {"deck": deck, "reason": reason, "size": n, "chance": {"draw": "permutation", "n": n}}
+
+
 def shuffle(sim, deck: str, reason: str) -> None:
     """Shuffle a deck (with its Trash, and its returning Jokers) from the match's randomness."""
-    n = len(shuffle_pool(sim.state, deck, reason))
-    drawn = sim.chance.permutation(sim.purpose(f"shuffle-{deck}"), n)
-    sim.emit_chance("DeckShuffled", drawn, {"deck": deck, "reason": reason, "size": n})
+    public = shuffle_public(sim.state, deck, reason)
+    drawn = sim.chance.permutation(sim.purpose(f"shuffle-{deck}"), public["chance"]["n"])
+    sim.emit_chance("DeckShuffled", drawn, {k: v for k, v in public.items() if k != "chance"})
 
 
 def drawn_secret(state: dict, deck: str, count: int) -> dict:
     """A CardsDrawn / ThreatStackDealt secret: the top `count` cards of the deck."""
     return {"cards": list(state["decks"][deck]["draw"][:count])}
+
+
+def draw_run(state: dict, deck: str, wanted: int) -> int:
+    """How many of `wanted` cards one draw event takes off the deck: never past a Joker or the deck's end."""
+    top = state["decks"][deck]["draw"]
+    run = 0
+    while run < len(top) and run < wanted and not is_joker(top[run]):
+        run += 1
+    return run
 
 
 def draw_cards(sim, seat: str, deck: str, count: int, why: str, threat: str | None = None) -> int:
@@ -165,10 +218,7 @@ def draw_cards(sim, seat: str, deck: str, count: int, why: str, threat: str | No
     drawn = 0
     while drawn < count:
         settle(sim, deck)
-        top = sim.state["decks"][deck]["draw"]
-        run = 0
-        while run < len(top) and run < count - drawn and not is_joker(top[run]):
-            run += 1
+        run = draw_run(sim.state, deck, count - drawn)
         if run == 0:
             break
         public = {"seat": seat, "deck": deck, "count": run, "why": why}

@@ -1,4 +1,4 @@
-"""The contract's flow functions: setup, decide, legal_commands, to_act, outcome.
+"""The contract's flow functions: setup, decide, legal_commands, legal_choices, to_act, outcome.
 
 `decide` validates and simulates on a `Sim`; after every command the trigger queue is drained
 (stopping at a trigger that waits for a pilot's answer), what follows an emptied queue runs
@@ -12,8 +12,7 @@ flow waits for them, so `to_act` lists only the seats the flow waits for.
 
 from __future__ import annotations
 
-import itertools
-
+from domain.choices import Choice, collapse, subset_of, text
 from domain.ruleset import Event, RuleViolation
 
 from . import cards as C
@@ -23,19 +22,18 @@ from .commands import (
 )
 from .state import FIGHTING, Sim, initial_state
 from .team import (
-    COACH_FIRES, PILOT_FIRES, PILOT_TARGETED, STORY, decider, max_hand, may_fire, resolve_options, trigger,
+    COACH_FIRES, MAX_TARGET, PILOT_FIRES, PILOT_TARGETED, STORY, decider, max_hand, may_fire, resolve_options, trigger,
     valid_target,
 )
 
 RUNNING = {"gambit": ("threshold", "play", "choice", "boon", "complication"), "throwdown": FIGHTING}
 PILOT_OMEN_EFFECTS = ("self_full", "all_2")
 COACH_OMEN_EFFECTS = ("crisis",)
-MAX_LISTED = 60
 _TYPES = {cls.type: cls for cls in COMMANDS}
 
 
 def _deck_for(seat: str) -> str:
-    return "coach" if seat == COACH else "pilot"
+    return C.deck_for(seat)
 
 
 def setup(config: Config, seats: list[str], chance) -> list[Event]:
@@ -49,8 +47,13 @@ def setup(config: Config, seats: list[str], chance) -> list[Event]:
     if config.mode == "throwdown":
         for threat, count in config.threat_stacks.items():
             C.draw_cards(sim, COACH, "coach", count, "threat_stack", threat=threat)
-    sim.emit("ConflictStarted", {"mode": config.mode, "harmony": config.harmony})
+    sim.emit("ConflictStarted", started_public(sim.state))
     return sim.events
+
+
+def started_public(state: dict) -> dict:
+    """The public part of the conflict's start: its mode and the Team's Harmony, as configured."""
+    return {"mode": state["config"]["mode"], "harmony": state["config"]["harmony"]}
 
 
 # ----- who acts ---------------------------------------------------------------------------------
@@ -142,10 +145,14 @@ def drain(sim) -> None:
 
 
 def _resolved(sim, t: dict, prevented: bool, stat: str | None) -> None:
-    sim.emit("TriggerResolved", {"trigger": t["trigger"], "target": t["target"], "by": t["by"], "source": t["source"],
-                                 "prevented": prevented, "stat": stat})
+    sim.emit("TriggerResolved", {**resolving_public(t), "prevented": prevented, "stat": stat})
     if t["trigger"] == "tarry" and not prevented:
         C.mill(sim, "coach", sim.state["config"]["crisis_tier"], "tarry")
+
+
+def resolving_public(t: dict) -> dict:
+    """The trigger a TriggerResolved resolves (the front of the queue), as its record names it."""
+    return {"trigger": t["trigger"], "target": t["target"], "by": t["by"], "source": t["source"]}
 
 
 def resolve_trigger(sim, seat: str, cmd: ResolveTrigger) -> None:
@@ -221,9 +228,14 @@ def begin_cleanup(sim) -> None:
         short = max_hand(state, seat) - len(state["hands"][seat])
         if short > 0:
             C.draw_cards(sim, seat, _deck_for(seat), short, "refill")
+    sim.emit("CleanupStarted", cleanup_public(state))
+
+
+def cleanup_public(state: dict) -> dict:
+    """The public part of the cleanup after the draws: every seat's max hand and who must discard how many."""
     due = {s: len(state["hands"][s]) - max_hand(state, s) for s in state["seats"]
            if len(state["hands"][s]) > max_hand(state, s)}
-    sim.emit("CleanupStarted", {"discards_due": due, "max_hands": {s: max_hand(state, s) for s in state["seats"]}})
+    return {"discards_due": due, "max_hands": {s: max_hand(state, s) for s in state["seats"]}}
 
 
 def discard_to_max(sim, seat: str, cmd: DiscardToMax) -> None:
@@ -244,12 +256,17 @@ def discard_to_max(sim, seat: str, cmd: DiscardToMax) -> None:
 # ----- legal commands ---------------------------------------------------------------------------
 
 def legal_commands(state: dict, seat: str) -> list:
-    """Every command `seat` may send now.
+    """Every whole command `seat` may send now; the families too large to list are legal_choices."""
+    return collapse(_legal_options(state, seat))[0]
 
-    Complete except where noted in throwdown.legal (swaps) and here: a discard down to max lists
-    at most MAX_LISTED combinations; `record_trigger` lists story triggers with the target
-    "table" only (any 1-40 character target is accepted).
-    """
+
+def legal_choices(state: dict, seat: str) -> list[Choice]:
+    """The families of `seat`'s legal commands: gifts, returns, discards, story triggers' free targets."""
+    return collapse(_legal_options(state, seat))[1]
+
+
+def _legal_options(state: dict, seat: str) -> list:
+    """Every legal command of `seat` now, as whole commands and choices (see domain/choices.py)."""
     if seat not in state["seats"] or state["phase"] in ("over", "setup"):
         return []
     out: list = []
@@ -259,8 +276,8 @@ def legal_commands(state: dict, seat: str) -> list:
             out += [ResolveTrigger(b, s) for b, s in resolve_options(state, state["queue"][0])]
     elif state["phase"] == "cleanup":
         if seat in state["discards_due"]:
-            combos = itertools.combinations(state["hands"][seat], state["discards_due"][seat])
-            out += [DiscardToMax(c) for c in itertools.islice(combos, MAX_LISTED)]
+            due = state["discards_due"][seat]
+            out.append(Choice(DiscardToMax, {}, {"cards": subset_of(state["hands"][seat], due, due)}))
     else:
         out += _mode(state).legal(state, seat)
         if state["phase"] in RUNNING[state["mode"]]:
@@ -270,7 +287,7 @@ def legal_commands(state: dict, seat: str) -> list:
 
 
 def _trigger_options(state: dict, seat: str) -> list:
-    out = []
+    out: list = []
     for name in (COACH_FIRES if seat == COACH else PILOT_FIRES):
         if name == "trauma":
             out += [RecordTrigger(name, t) for t in (state["pilots"] if seat == COACH else state["threats"])]
@@ -279,7 +296,8 @@ def _trigger_options(state: dict, seat: str) -> list:
         elif name == "rally":
             out.append(RecordTrigger(name, "team"))
         elif name in STORY:
-            out.append(RecordTrigger(name, "table"))
+            # A story trigger names whatever its target is at the table: any text of 1..MAX_TARGET.
+            out.append(Choice(RecordTrigger, {"trigger": name}, {"target": text(1, MAX_TARGET)}))
     return out
 
 

@@ -72,7 +72,10 @@ def play_threshold(sim, seat: str, cmd: PlayThreshold) -> None:
             raise RuleViolation("deck_empty", "the Coach Deck and its Trash are empty")
     else:
         raise RuleViolation("unknown_source", "source must be 'hand' or 'deck'")
-    sim.emit("ThresholdSealed", {"seat": COACH, "source": cmd.source}, sealed_secret(card, cmd.source), (COACH,))
+    # `sealed_play` marks a sealed play for the audit, which lists it (commitment, who sealed it)
+    # from this record on; its reveal completes that entry.
+    sim.emit("ThresholdSealed", {"seat": COACH, "source": cmd.source, "sealed_play": "threshold"},
+             sealed_secret(card, cmd.source), (COACH,))
 
 
 def play_card(sim, seat: str, cmd: PlayCard) -> None:
@@ -115,12 +118,16 @@ def _reveal(sim) -> None:
              opens=(call["claim_version"],))
 
 
+def earns_lesson(state: dict, outcome: str) -> bool:
+    """Whether a chosen outcome earns the pilot a new Lesson: No-and, with her specialty."""
+    return outcome == "no_and" and state["gambit"]["specialty"]
+
+
 def choose_outcome(sim, seat: str, cmd: ChooseOutcome) -> None:
     """Not higher: the pilot chooses Yes-but, No-but or No-and (which gives her +Chargeup:Self)."""
     if cmd.outcome not in CHOSEN:
         raise RuleViolation("unknown_outcome", f"outcome must be one of {', '.join(CHOSEN)}")
-    lesson = cmd.outcome == "no_and" and sim.state["gambit"]["specialty"]
-    sim.emit("OutcomeChosen", {"seat": seat, "outcome": cmd.outcome, "lesson": lesson})
+    sim.emit("OutcomeChosen", {"seat": seat, "outcome": cmd.outcome, "lesson": earns_lesson(sim.state, cmd.outcome)})
     if cmd.outcome == "no_and":
         sim.emit("TriggerFired", {"fired": trigger("chargeup", seat, seat, "no_and")})
 
@@ -148,10 +155,15 @@ def name_complication(sim, seat: str, cmd: NameComplication) -> None:
 
 def finish(sim) -> None:
     """Both cards go to their Trash; the Gambit's result is recorded."""
-    g = sim.state["gambit"]
+    sim.emit("GambitResolved", resolved_public(sim.state))
+
+
+def resolved_public(state: dict) -> dict:
+    """The public part of the Gambit's end: its cards, its outcome and who it made win."""
+    g = state["gambit"]
     winners = [g["pilot"]] if g["outcome"] in ("yes_and", "yes_but") else [COACH]
-    sim.emit("GambitResolved", {"pilot": g["pilot"], "threshold": g["threshold"], "pilot_card": g["pilot_card"],
-                                "outcome": g["outcome"], "winners": winners})
+    return {"pilot": g["pilot"], "threshold": g["threshold"], "pilot_card": g["pilot_card"], "outcome": g["outcome"],
+            "winners": winners}
 
 
 HANDLERS = {

@@ -36,8 +36,7 @@ Decisions where the seed and the rules page are silent:
 
 from __future__ import annotations
 
-import itertools
-
+from domain.choices import Choice, subset_of
 from domain.ruleset import RuleViolation
 
 from . import cards as C
@@ -48,9 +47,6 @@ from .commands import (
 from .hidden import INITIATIVE_SOURCE, sealed_secret, stacks_secret
 from .state import other_side, sealed_verdict, side_of
 from .team import trigger
-
-MAX_LISTED = 60
-
 
 def new_throwdown(state: dict) -> dict:
     """The Throwdown's bookkeeping at its start, with the Strikes fixed."""
@@ -168,7 +164,8 @@ def seal_initiative(sim, seat: str, cmd: SealInitiative) -> None:
     if state["throwdown"]["initiative"][side] is not None:
         raise RuleViolation("already_sealed", "your Initiative card is already sealed")
     _check_in_hand(state, seat, cmd.card)
-    sim.emit("InitiativeSealed", {"seat": seat}, sealed_secret(cmd.card, INITIATIVE_SOURCE), (seat,))
+    sim.emit("InitiativeSealed", {"seat": seat, "sealed_play": "initiative"},
+             sealed_secret(cmd.card, INITIATIVE_SOURCE), (seat,))
 
 
 def initiative_entries(state: dict) -> list[dict]:
@@ -197,60 +194,79 @@ def initiative_call(state: dict, seat: str, caller: str, call_version: int) -> d
             "consequences": {"initiative_winner": winner, "identical": identical}}
 
 
+def initiative_resolved_public(state: dict) -> dict:
+    """The public part of resolving the revealed Initiative cards: who wins, by how much, and against which Strike."""
+    cards, winner, identical = initiative_contest(state)
+    both = {"pilots": cards["pilots"], "coach": cards["coach"]}
+    if identical:
+        return {"winner": None, "identical": True, "cards": both}
+    over = C.excess(cards[winner], cards[other_side(winner)])
+    limit = strike(state, winner)
+    return {"winner": winner, "identical": False, "cards": both, "winning_card": cards[winner], "excess": over,
+            "strike": limit, "outside_strike": over > limit}
+
+
 def reveal_initiative(sim, seat: str, cmd: RevealInitiative) -> None:
     """Both Initiative cards turn face up (each reveal opens its sealing); rank, then suit, wins."""
     state = sim.state
     td = state["throwdown"]
-    cards, winner, identical = initiative_contest(state)
-    pc, cc = cards["pilots"], cards["coach"]
     for e in initiative_entries(state):
         call = initiative_call(sim.state, e["seat"], seat, sim.next_version)
         sim.emit("InitiativeRevealed", {"seat": e["seat"], "card": e["card"], "bluff_call": call},
                  opens=(e["version"],))
-    if identical:
-        sim.emit("InitiativeResolved", {"winner": None, "identical": True, "cards": {"pilots": pc, "coach": cc}})
+    public = initiative_resolved_public(state)
+    sim.emit("InitiativeResolved", public)
+    if public["identical"]:
         if not state["hands"][COACH] or not state["hands"][td["commander"]]:
             sim.emit("ThrowdownCalledOff", {"reason": "identical_initiative_and_empty_hand"})
             end_throwdown(sim)
         return
-    win_card = cards[winner]
-    lose_card = cards[other_side(winner)]
-    over = C.excess(win_card, lose_card)
-    limit = strike(state, winner)
-    sim.emit("InitiativeResolved", {"winner": winner, "identical": False, "cards": {"pilots": pc, "coach": cc},
-                                    "winning_card": win_card, "excess": over, "strike": limit,
-                                    "outside_strike": over > limit})
-    if over > limit and winner == "pilots":
+    over, limit = public["excess"], public["strike"]
+    if over > limit and public["winner"] == "pilots":
         dissonance_check(sim, over - limit)
     elif over > limit:
         C.draw_cards(sim, td["commander"], "pilot", 1, "free_card")
 
 
+def flip_public(state: dict, dissonance: int) -> dict:
+    """The public part of a Dissonance flip: the Coach Deck's top card, its value, and whether it is a Schism."""
+    card = C.top_card(state, "coach")
+    schism = card is not None and C.flip_value(card) <= dissonance
+    return {"card": card, "value": None if card is None else C.flip_value(card), "dissonance": dissonance,
+            "schism": schism, "pilot": state["throwdown"]["commander"]}
+
+
 def dissonance_check(sim, dissonance: int) -> None:
     """The Coach flips the top Coach card: a value (Ace 1) at most the Dissonance is an immediate +Schism."""
     C.settle(sim, "coach")
-    card = C.top_card(sim.state, "coach")
-    commander = sim.state["throwdown"]["commander"]
-    schism = card is not None and C.flip_value(card) <= dissonance
-    sim.emit("DissonanceFlipped", {"card": card, "value": None if card is None else C.flip_value(card),
-                                   "dissonance": dissonance, "schism": schism, "pilot": commander})
+    public = flip_public(sim.state, dissonance)
+    sim.emit("DissonanceFlipped", public)
     C.settle(sim, "coach")
-    if schism:
+    if public["schism"]:
+        commander = public["pilot"]
         sim.emit("TriggerFired", {"fired": trigger("schism", commander, commander, "dissonance", immediate=True)})
 
 
 def answer_question(sim, seat: str, cmd: AnswerQuestion) -> None:
     """The Coach records the table's answer; the commander draws Synch (for her Team) or Solo cards,
     and the Coach draws the cards invested on his Threats."""
-    td = sim.state["throwdown"]
-    gauge = sim.state["team"][td["commander"]]
-    draws = gauge["synch"] if cmd.for_team else gauge["solo"]
-    sim.emit("QuestionAnswered", {"for_team": cmd.for_team, "commander": td["commander"], "draws": draws})
-    C.draw_cards(sim, td["commander"], "pilot", draws, "bonus_draw")
-    stacks = sim.state["stacks"]
-    if any(stacks.values()):
-        sim.emit("ThreatStacksDrawn", {"counts": {t: len(c) for t, c in stacks.items()}}, stacks_secret(sim.state),
-                 (COACH,))
+    public = question_public(sim.state, cmd.for_team)
+    sim.emit("QuestionAnswered", public)
+    C.draw_cards(sim, public["commander"], "pilot", public["draws"], "bonus_draw")
+    if any(sim.state["stacks"].values()):
+        sim.emit("ThreatStacksDrawn", stacks_public(sim.state), stacks_secret(sim.state), (COACH,))
+
+
+def question_public(state: dict, for_team: bool) -> dict:
+    """The public part of the table's answer: the commander draws her Synch (for her Team) or her Solo."""
+    commander = state["throwdown"]["commander"]
+    gauge = state["team"][commander]
+    return {"for_team": for_team, "commander": commander, "draws": gauge["synch"] if for_team else gauge["solo"]}
+
+
+def stacks_public(state: dict) -> dict:
+    """The public part of the Coach drawing his Threats' stacks: how many cards each held."""
+    return {"counts": {t: len(c) for t, c in state["stacks"].items()}}
 
 
 def _distinct_in_hand(state: dict, seat: str, cards: tuple[str, ...]) -> None:
@@ -325,16 +341,29 @@ def counter(sim, seat: str, cmd: Counter) -> None:
         raise RuleViolation("does_not_beat", f"{cmd.card} does not beat {over} (an Ace yields only to a Two)")
     if not counter_ok(state, side, cmd.card):
         raise RuleViolation("beyond_strike", "the Coach may never exceed his Strike")
-    _play(sim, "Countered", seat, side, cmd.card, over, strike(state, side), {})
+    _play(sim, "Countered", seat, cmd.card)
 
 
-def _play(sim, kind: str, seat: str, side: str, card: str, over: str, limit: int, extra: dict) -> None:
+def drive_public(state: dict, kind: str, seat: str, card: str) -> dict:
+    """The public part of a Counter, Escalate or Rumble: the card it goes over, the excess, Strike and Dissonance."""
+    side = side_of(seat)
+    over = top(state)["card"]
+    stage = state["throwdown"]["stage"]
+    if kind == "Countered":
+        limit, extra = strike(state, side), {}
+    else:
+        limit = strike(state, side, stage + 1)
+        extra = {"points": stage, "scorer": other_side(side), "new_stage": stage + 1}
     ex = C.excess(card, over)
-    dissonance = max(0, ex - limit) if side == "pilots" else 0
-    sim.emit(kind, {"seat": seat, "side": side, "card": card, "over": over, "excess": ex, "strike": limit,
-                    "dissonance": dissonance, **extra})
-    if dissonance:
-        dissonance_check(sim, dissonance)
+    return {"seat": seat, "side": side, "card": card, "over": over, "excess": ex, "strike": limit,
+            "dissonance": max(0, ex - limit) if side == "pilots" else 0, **extra}
+
+
+def _play(sim, kind: str, seat: str, card: str) -> None:
+    public = drive_public(sim.state, kind, seat, card)
+    sim.emit(kind, public)
+    if public["dissonance"]:
+        dissonance_check(sim, public["dissonance"])
 
 
 def block(sim, seat: str, cmd: Block) -> None:
@@ -347,12 +376,18 @@ def block(sim, seat: str, cmd: Block) -> None:
         raise RuleViolation("unblockable", f"the {entry['how']} card cannot be Blocked")
     if not C.blocks(cmd.card, entry["card"]):
         raise RuleViolation("does_not_block", "a Block needs equal rank and equal or higher suit")
+    sim.emit("Blocked", blocked_public(state, seat, cmd.card))
+
+
+def blocked_public(state: dict, seat: str, card: str) -> dict:
+    """The public part of a Block: the card blocked, what it was, and against an Escalate what is taken back."""
     td = state["throwdown"]
-    public = {"seat": seat, "side": side, "card": cmd.card, "blocked": entry["card"], "against": entry["how"]}
+    entry = top(state)
+    public = {"seat": seat, "side": side_of(seat), "card": card, "blocked": entry["card"], "against": entry["how"]}
     if entry["how"] == "escalate":
         esc = td["piles"][-1]["escalation"]
         public.update(stage_back_to=td["stage"] - 1, points_back=esc["points"], scorer=esc["scorer"])
-    sim.emit("Blocked", public)
+    return public
 
 
 def escalate(sim, seat: str, cmd: Escalate) -> None:
@@ -380,22 +415,25 @@ def _escalation(sim, seat: str, side: str, card: str, kind: str) -> None:
     stage = state["throwdown"]["stage"]
     if not escalation_ok(state, side, card, stage + 1):
         raise RuleViolation("beyond_strike", "the Coach may never exceed his Strike")
-    extra = {"points": stage, "scorer": other_side(side), "new_stage": stage + 1}
-    _play(sim, kind, seat, side, card, top(state)["card"], strike(state, side, stage + 1), extra)
+    _play(sim, kind, seat, card)
 
 
 def concede(sim, seat: str, cmd: Concede) -> None:
     """The opponent scores the stage and the Throwdown ends."""
-    state = sim.state
-    side = _check_turn(state, seat)
-    stage = state["throwdown"]["stage"]
-    sim.emit("Conceded", {"seat": seat, "side": side, "points": stage, "scorer": other_side(side)})
+    _check_turn(sim.state, seat)
+    sim.emit("Conceded", conceded_public(sim.state, seat))
     end_throwdown(sim)
 
 
-def end_throwdown(sim) -> None:
-    """More points wins, a tie goes to the side that did not concede; Payloads then resolve."""
-    td = sim.state["throwdown"]
+def conceded_public(state: dict, seat: str) -> dict:
+    """The public part of a Concede: the opposing side scores the current stage."""
+    side = side_of(seat)
+    return {"seat": seat, "side": side, "points": state["throwdown"]["stage"], "scorer": other_side(side)}
+
+
+def ended_public(state: dict) -> dict:
+    """The public part of the Throwdown's end: more points wins (a tie: the side that did not concede)."""
+    td = state["throwdown"]
     scores = dict(td["scores"])
     if td["called_off"]:
         winner, order = None, ["coach", "pilots"]
@@ -405,16 +443,25 @@ def end_throwdown(sim) -> None:
         else:
             winner = other_side(td["conceded_by"])
         order = [other_side(winner), winner]
-    winners = [] if winner is None else (list(sim.state["pilots"]) if winner == "pilots" else [COACH])
-    sim.emit("ThrowdownEnded", {"winner": winner, "winners": winners, "scores": scores,
-                                "conceded_by": td["conceded_by"], "called_off": td["called_off"],
-                                "payload_order": order,
-                                "payloads": {s: [dict(t) for t in td["payloads"][s]] for s in order}})
+    winners = [] if winner is None else (list(state["pilots"]) if winner == "pilots" else [COACH])
+    return {"winner": winner, "winners": winners, "scores": scores, "conceded_by": td["conceded_by"],
+            "called_off": td["called_off"], "payload_order": order,
+            "payloads": {s: [dict(t) for t in td["payloads"][s]] for s in order}}
+
+
+def end_throwdown(sim) -> None:
+    """More points wins, a tie goes to the side that did not concede; Payloads then resolve."""
+    sim.emit("ThrowdownEnded", ended_public(sim.state))
+
+
+def piles_public(state: dict) -> dict:
+    """The public part of clearing the Piles: every card on them."""
+    return {"cards": [e["card"] for p in state["throwdown"]["piles"] for e in p["cards"]]}
 
 
 def finish(sim) -> None:
     """Every Pile goes to its Trash."""
-    sim.emit("PilesCleared", {"cards": [e["card"] for p in sim.state["throwdown"]["piles"] for e in p["cards"]]})
+    sim.emit("PilesCleared", piles_public(sim.state))
 
 
 HANDLERS = {
@@ -429,22 +476,9 @@ HANDLERS = {
 
 # ----- legal commands ---------------------------------------------------------------------------
 
-def _subsets(cards: list[str]) -> list[tuple[str, ...]]:
-    # Every subset of a small hand; of a larger one, those of up to two cards and the whole hand.
-    limit = len(cards) if len(cards) <= 5 else 2
-    out = [c for n in range(limit + 1) for c in itertools.combinations(cards, n)]
-    if limit < len(cards):
-        out.append(tuple(cards))
-    return out
-
-
 def legal(state: dict, seat: str) -> list:
-    """The Throwdown commands `seat` may send now.
-
-    Complete except in the swap: a giver's subsets are all of them for a hand of up to five
-    cards, else those of up to two cards and the whole hand; the commander's returns list at
-    most MAX_LISTED combinations.
-    """
+    """The Throwdown commands `seat` may send now, whole or as choices: a giver gives any of her
+    cards (none passes), the commander gives back exactly as many to each giver."""
     if seat not in awaited(state):
         return []
     td, phase = state["throwdown"], state["phase"]
@@ -458,11 +492,10 @@ def legal(state: dict, seat: str) -> list:
     if phase == "swap":
         out: list = []
         if seat in td["to_give"]:
-            out += [GiveCards(s) for s in _subsets(hand)]
+            out.append(Choice(GiveCards, {}, {"cards": subset_of(hand, 0, len(hand))}))
         if seat == td["commander"]:
-            for to, n in sorted(td["returns_due"].items()):
-                combos = itertools.islice(itertools.combinations(hand, n), MAX_LISTED)
-                out += [ReturnCards(to, c) for c in combos]
+            out += [Choice(ReturnCards, {"to": to}, {"cards": subset_of(hand, n, n)})
+                    for to, n in sorted(td["returns_due"].items())]
         return out
     side = side_of(seat)
     out = []
