@@ -134,7 +134,7 @@ class Choice:
 
 def command_from_body(command_cls: type, body: dict) -> Any:
     """The command a JSON body stands for (lists become tuples, as the service parses them)."""
-    return command_cls(**{k: _commandable(v) for k, v in body.items() if k != "type"})
+    return command_cls(**{k: command_value(v) for k, v in body.items() if k != "type"})
 
 
 def collapse(options: list) -> tuple[list, list[Choice]]:
@@ -390,11 +390,12 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _commandable(value: Any) -> Any:
+def command_value(value: Any) -> Any:
+    """A JSON value as a command field holds it (lists become tuples, at any depth)."""
     if isinstance(value, list):
-        return tuple(_commandable(v) for v in value)
+        return tuple(command_value(v) for v in value)
     if isinstance(value, dict):
-        return {k: _commandable(v) for k, v in value.items()}
+        return {k: command_value(v) for k, v in value.items()}
     return value
 
 

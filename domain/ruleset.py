@@ -174,6 +174,15 @@ class Ruleset(Protocol):
     def readjudicate(self, state: State, event: Event) -> dict: ...
 
 
+def passes(check: Any, *args: Any) -> bool:
+    """Whether a named check of `decide` accepts these arguments (legal moves reuse decide's checks)."""
+    try:
+        check(*args)
+    except RuleViolation:
+        return False
+    return True
+
+
 def copy_state(state: State) -> State:
     """An independent copy of a state, for deciding on what-ifs without touching the original."""
     return copy.deepcopy(state)

@@ -14,6 +14,7 @@ from typing import Any
 from flask import request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from domain.choices import command_value
 from domain.ruleset import Command
 from service.problems import Problem
 
@@ -257,14 +258,6 @@ def command_json_schema(command_cls: type[Command]) -> dict:
     return {"type": "object", "required": required, "properties": properties, "additionalProperties": False}
 
 
-def _to_command_value(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_to_command_value(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _to_command_value(v) for k, v in value.items()}
-    return value
-
-
 def parse_command(ruleset: ModuleType, body: Any) -> Command:
     """Turn a command body into the ruleset's Command; 422 for unknown types and bad fields."""
     if not isinstance(body, dict):
@@ -277,4 +270,4 @@ def parse_command(ruleset: ModuleType, body: Any) -> Command:
     command_cls = by_type[kind]
     loaded = load(command_schema(command_cls), body)
     loaded.pop("type")
-    return command_cls(**{k: _to_command_value(v) for k, v in loaded.items()})
+    return command_cls(**{k: command_value(v) for k, v in loaded.items()})

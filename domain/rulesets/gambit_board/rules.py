@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from functools import cache
 
-from domain.ruleset import Event, RuleViolation
+from domain.ruleset import Event, RuleViolation, passes
 
 from . import board as geo
 from .bluffs import detected_powers, detection, reassignment_roll_public, rule_call, ruling_call, ruling_truth
@@ -412,13 +412,6 @@ def derived_public(state: dict, event: Event) -> dict | None:
 
 # ---- legal_commands ------------------------------------------------------------------------
 
-def passes(check, *args) -> bool:
-    """Whether a named check accepts these arguments (listing reuses decide's checks)."""
-    try:
-        check(*args)
-    except RuleViolation:
-        return False
-    return True
 
 
 def legal_commands(state: dict, seat: str) -> list:

@@ -7,7 +7,7 @@ lists), so what they offer is exactly what decide accepts.
 from __future__ import annotations
 
 from domain.choices import Choice, collapse, one_of, subset_of
-from domain.ruleset import Event, RuleViolation
+from domain.ruleset import Event, RuleViolation, passes
 
 from .cards import CARDS, ENERGY_CAP, SEATS, WINDOWS
 from .combat import assign_blockers, block_choices, check_attack, check_blocks, declare_attack
@@ -159,18 +159,10 @@ def _sets(state: dict, seat: str) -> list[Choice]:
     """Each settable hand card with the windows check_set lets it declare (none for a card that is no trap)."""
     out = []
     for card in state["players"][seat]["hand"]:
-        windows = [w for w in (None, *WINDOWS) if _passes(check_set, state, seat, card, w)]
+        windows = [w for w in (None, *WINDOWS) if passes(check_set, state, seat, card, w)]
         if windows:
             out.append(Choice(SetCard, {"card": card}, {"window": one_of(windows)}))
     return out
-
-
-def _passes(check, *args) -> bool:
-    try:
-        check(*args)
-    except RuleViolation:
-        return False
-    return True
 
 
 def _paid(command_cls, state: dict, seat: str, card: str, cost: int, options: list[dict]) -> list[Choice]:
