@@ -6,19 +6,26 @@ A ruleset is a module (or small package) exposing:
     Config: a frozen dataclass of the match config, with defaults; `validate()` raises ConfigError
     COMMANDS: tuple of Command subclasses, one per command `type`
     seat_names(config) -> list[str]                 the seats, in order
+    join_options(config, seat, raw) -> dict         a seat's choices on joining (a deck list), validated;
+                                                    ConfigError when refused (`no_join_options` for games
+                                                    that take none)
     initial_state(config, seats) -> State           the state before any ruleset event
-    setup(config, seats, chance) -> list[Event]     deal/shuffle/roll once every seat has joined
+    setup(config, seats, chance, seat_options) -> list[Event]
+                                                    deal/shuffle/roll once every seat has joined; the
+                                                    options are what join_options returned, per seat
     decide(state, seat, command, chance) -> list[Event]   raises RuleViolation when illegal
     evolve(state, event) -> State                   never validates, never raises
     legal_commands(state, seat) -> list[Command]    every one is accepted by decide
     legal_choices(state, seat) -> list[Choice]      families too large to list (domain/choices.py); with
                                                     legal_commands, exactly what decide accepts
-    to_act(state) -> list[str]                      seats that may act now
+    to_act(state) -> list[str]                      seats the match is waiting for
+    may_act(state) -> list[str]                     seats not waited for that have an optional action now
     outcome(state) -> dict | None                   None while the game runs
     view(state, viewer) -> dict                     the state as that viewer may see it
     derived_secret(state, event) -> dict | None     what chance and the state fix of this event's secret
     derived_public(state, event) -> dict | None     what the state fixes of this event's public part
     readjudicate(state, event) -> dict              the verdict the rules give for a recorded ruling
+    catalogue() -> dict | None                      static public game data (card pool, powers) for clients
 
 `derived_secret` is how the verifier binds hidden state to chance: given the state just before
 an event (as replayed), it returns the part of the event's secret that follows from the state
@@ -36,10 +43,12 @@ record's (nested objects key by key, so `{"chance": {"n": 40}}` checks only `n`)
 `readjudicate` is called by the verifier, before the ruling is folded, for every record whose
 public part carries a `bluff_call`; every key it returns must equal the recorded call's.
 
-Optionally, a ruleset that takes per-seat choices when a seat joins (a deck list) exposes
-    join_options(config, seat, raw: dict) -> dict   validates them; raises ConfigError
-and then its setup takes them: setup(config, seats, chance, seat_options: dict[str, dict]).
-Without `join_options`, a join with options is refused.
+Every ruleset lives in `domain/rulesets/<game>/` with one layout (tests/conformance/test_layout.py
+keeps it): `config.py` (Config, seat_names, join_options), `commands.py` (COMMANDS), `events.py`
+(the parts of each event kind; derived_secret, derived_public), `state.py` (initial_state, evolve),
+`rules.py` (setup, decide and its named checks, outcome), `legal.py` (legal_commands, legal_choices,
+to_act, may_act), `view.py` (view, catalogue), `readjudicate.py` (readjudicate); a large game splits
+further beside these. Decide's scratch pad and state copying are `domain.decision`.
 
 The chance source also carries `version`: the version the first event of the decision will
 be recorded at, for a ruling that must name its own record.
@@ -160,18 +169,47 @@ class Ruleset(Protocol):
     def COMMANDS(self) -> tuple[type[Command], ...]: ...
 
     def seat_names(self, config: Any) -> list[str]: ...
+    def join_options(self, config: Any, seat: str, raw: dict) -> dict: ...
     def initial_state(self, config: Any, seats: list[str]) -> State: ...
-    def setup(self, config: Any, seats: list[str], chance: Any) -> list[Event]: ...
+    def setup(self, config: Any, seats: list[str], chance: Any,
+              seat_options: dict[str, dict] | None = None) -> list[Event]: ...
     def decide(self, state: State, seat: str, command: Command, chance: Any) -> list[Event]: ...
     def evolve(self, state: State, event: Event) -> State: ...
     def legal_commands(self, state: State, seat: str) -> list[Command]: ...
     def legal_choices(self, state: State, seat: str) -> list[Choice]: ...
     def to_act(self, state: State) -> list[str]: ...
+    def may_act(self, state: State) -> list[str]: ...
     def outcome(self, state: State) -> dict | None: ...
     def view(self, state: State, viewer: Viewer) -> dict: ...
     def derived_secret(self, state: State, event: Event) -> dict | None: ...
     def derived_public(self, state: State, event: Event) -> dict | None: ...
     def readjudicate(self, state: State, event: Event) -> dict: ...
+    def catalogue(self) -> dict | None: ...
+
+
+def no_join_options(raw: dict) -> dict:
+    """The join options of a game that takes none: any option is refused with ConfigError."""
+    if raw:
+        raise ConfigError(sorted(raw)[0], "this game takes no join options")
+    return {}
+
+
+def check_seat_in_match(seats: list[str], seat: str) -> None:
+    """A command from a seat that is not in the match is refused (`unknown_seat`)."""
+    if seat not in seats:
+        raise RuleViolation("unknown_seat", f"no seat {seat!r} in this match")
+
+
+def check_game_running(over: bool, rule: str = "game_over") -> None:
+    """No command is taken once the game has ended."""
+    if over:
+        raise RuleViolation(rule, "the game has ended")
+
+
+def check_seat_to_act(seat: str, waiting: list[str]) -> None:
+    """A seat the game is not waiting for may not act (`not_your_turn`)."""
+    if seat not in waiting:
+        raise RuleViolation("not_your_turn", f"waiting for {', '.join(waiting) or 'nobody'}")
 
 
 def passes(check: Any, *args: Any) -> bool:
@@ -267,9 +305,7 @@ def config_from_dict(config_cls: type, raw: dict | None) -> Any:
             raise ConfigError(name, f"must be {getattr(hint, '__name__', hint)}")
         values[name] = value
     config = config_cls(**values)
-    validate = getattr(config, "validate", None)
-    if validate is not None:
-        validate()
+    config.validate()
     return config
 
 
@@ -284,5 +320,6 @@ def config_to_dict(config: Any) -> dict:
 
 __all__ = [
     "ORGANIZER", "SPECTATOR", "Choice", "Command", "ConfigError", "Event", "RuleViolation", "Ruleset", "State",
-    "Viewer", "chance_event", "config_from_dict", "config_to_dict", "copy_state", "field",
+    "Viewer", "chance_event", "check_game_running", "check_seat_in_match", "check_seat_to_act", "config_from_dict",
+    "config_to_dict", "copy_state", "field", "no_join_options", "passes",
 ]

@@ -41,6 +41,7 @@ def view_of(match: Match, viewer: Viewer) -> dict:
         "viewer": viewer.label,
         "status": match.status,
         "to_act": match.to_act(),
+        "may_act": match.may_act(),
         "outcome": match.outcome,
         "state": match.ruleset.view(match.state, viewer),
     }

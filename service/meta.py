@@ -96,9 +96,8 @@ class RulesetItem(MethodView):
         module = rulesets.get(ruleset_id)
         commands = [{"type": cls.type, "summary": _summary(cls), "fields": list(command_fields(cls)),
                      "schema": command_json_schema(cls)} for cls in sorted(module.COMMANDS, key=lambda c: c.type)]
-        catalogue = getattr(module, "catalogue", None)
         return jsonify({"ruleset": ruleset_id, "default_config": config_to_dict(module.Config()), "commands": commands,
-                        "catalogue": catalogue() if catalogue is not None else None})
+                        "catalogue": module.catalogue()})
 
 
 def _summary(command_cls: type) -> str:

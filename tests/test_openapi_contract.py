@@ -606,7 +606,7 @@ def _play_until_a_ruling(api, base: str, tokens: dict, rng: random.Random) -> li
         body = rng.choice([o for o in options if o["type"] == "call_final_gambit"] or options)
         assert api.post(f"{base}/commands", json=body, headers=auth(tokens[seat])).status_code == 201
         calls = api.get(f"{base}/audit/bluffs").get_json()["calls"]
-        if calls:
+        if calls and calls[0]["verdict"] is not None:
             return calls
     pytest.fail("no Final Gambit call was ruled")
 
@@ -655,11 +655,10 @@ def test_tournament_disputes_and_bluff_calls_match_the_contract(api):
     assert api.get(f"/tournaments/{tournament_id}/disputes").status_code == 401
     assert api.get(f"/tournaments/{uuid.uuid4()}/disputes", headers=organizer).status_code == 404
 
-    # --- a real ruling while the match runs: evidence hidden from spectators
+    # --- a real ruling while the match runs: a round's end opens its deal, so everyone can check it at once
     rng = random.Random(11)
     calls = _play_until_a_ruling(api, base, tokens, rng)
-    if api.get(base).get_json()["status"] == "active":
-        assert all(call["evidence"] is None and call["verified"] is None for call in calls)
+    assert all(call["opened"] and call["verified"] is True for call in calls)
     assert api.get(f"{base}/audit/bluffs", headers=organizer).get_json()["calls"][0]["evidence"] is not None
     verdict = calls[0]["verdict"]
     rows = api.get(f"/bluff-calls?match_id={match_id}&verdict={verdict}&tournament_id={tournament_id}&after=0&limit=1"

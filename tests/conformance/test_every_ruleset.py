@@ -77,6 +77,31 @@ def test_every_listed_command_is_accepted_and_deciding_changes_nothing(ruleset_i
     assert checked > 0
 
 
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_to_act_names_who_the_match_waits_for_and_may_act_who_may_act_at_will(ruleset_id):
+    ruleset = rulesets.get(ruleset_id)
+    positions = 0
+
+    def check(game) -> None:
+        nonlocal positions
+        waiting, optional = ruleset.to_act(game.state), ruleset.may_act(game.state)
+        if ruleset.outcome(game.state) is not None:
+            assert (waiting, optional) == ([], []), "a finished game waits for nobody"
+            return
+        assert waiting, "a running game must wait for some seat"
+        assert not set(waiting) & set(optional), f"{sorted(set(waiting) & set(optional))} both must and may act"
+        for seat in game.seats:
+            has_moves = bool(ruleset.legal_commands(game.state, seat) or ruleset.legal_choices(game.state, seat))
+            assert (seat in waiting or seat in optional) == has_moves, (
+                f"{seat}: to_act={waiting} may_act={optional} but has legal moves={has_moves}")
+        positions += 1
+
+    for seed in range(2):
+        random_playout(ruleset, None, random.Random(f"actors/{ruleset_id}/{seed}"), check=check,
+                       seat_options=_domain_options(ruleset_id, seed))
+    assert positions > 0
+
+
 def _domain_options(ruleset_id: str, seed: int) -> dict | None:
     ruleset = rulesets.get(ruleset_id)
     config = ruleset.Config()

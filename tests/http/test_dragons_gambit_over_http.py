@@ -57,3 +57,36 @@ def test_a_four_seat_match_is_played_to_the_target_score_over_http_with_no_leake
     assert audit and all(call["verified"] is True for call in audit)
     assert len(audit) == summary["outcome"]["rounds"]
     verify_export(client.get(f"/matches/{mid}/export").get_data(as_text=True))
+
+
+def test_every_viewer_can_verify_a_final_gambit_ruling_as_soon_as_the_round_ends(client, app):
+    matches = app.extensions["gambit"].matches
+    rng = random.Random(7)
+    match = create_match(client, "dragons-gambit", {"players": 3, "target_score": 1000})
+    tokens = join_all(client, match)
+    mid = match["match_id"]
+    ended = []
+    while not ended:
+        summary = client.get(f"/matches/{mid}").get_json()
+        seat = rng.choice(summary["to_act"])
+        commands = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
+        calls = [c for c in commands if c["type"] == "call_final_gambit"]
+        body = calls[0] if calls else rng.choice(commands)
+        assert client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat])).status_code == 201
+        ended = [r for r in matches.records(mid) if r.kind == "RoundEnded"]
+    assert client.get(f"/matches/{mid}").get_json()["status"] == "active"
+    [ruling] = ended
+    shuffles = ("RoundDealt", "DrawPileReshuffled")
+    deals = [r.originator_version for r in matches.records(mid)
+             if r.kind in shuffles and r.originator_version < ruling.originator_version]
+    # The round's deal (and any reshuffle) is opened, not sealed: nothing waits for the match's end.
+    assert set(deals) <= set(ruling.public["opens"]) and "sealed_evidence" not in ruling.public
+    for seat, token in [(None, None), *tokens.items()]:
+        headers = auth(token) if token else {}
+        calls = client.get(f"/matches/{mid}/audit/bluffs", headers=headers).get_json()["calls"]
+        entry = next(c for c in calls if c["ruling_version"] == ruling.originator_version)
+        assert entry["verified"] is True, (seat, entry)
+        assert {o["version"] for o in entry["opened"]} == set(ruling.public["opens"])
+        events = client.get(f"/matches/{mid}/events?after=0&limit=500", headers=headers).get_json()["events"]
+        dealt = next(e for e in events if e["version"] == deals[0])
+        assert dealt["secret"]["grids"] and dealt["salt"]

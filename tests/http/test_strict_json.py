@@ -296,6 +296,9 @@ def test_config_from_dict_bounds_ints_even_where_a_ruleset_sets_no_range():
         count: int = 1
         table: dict[str, int] = dataclasses.field(default_factory=dict)
 
+        def validate(self) -> None:
+            """Sets no range of its own: only config_from_dict's JSON-safe bound applies."""
+
     assert config_from_dict(Unranged, {"count": MAX_SAFE, "table": {"a": -MAX_SAFE}}).count == MAX_SAFE
     for raw, field in [({"count": 2**53}, "count"), ({"count": -2**53}, "count"), ({"count": 10**4400}, "count"),
                        ({"table": {"a": 2**60}}, "table")]:

@@ -11,6 +11,7 @@ from domain.ruleset import Event, Viewer
 from domain.rulesets import gambit_board as gb
 from domain.rulesets.gambit_board import board as geo
 from domain.rulesets.gambit_board.commands import AssignPowers
+from domain.rulesets.gambit_board.flow import seat_of
 from tests.support.harness import Game, start
 
 SOUTH = {"S1": ("diagonal", "sitting"), "S2": ("bulldozer", "moat")}
@@ -32,7 +33,7 @@ def relocate(game: Game, piece: str, to: str) -> None:
     frm = geo.locate(board)[piece][0]
     sat_on = board[to][-1] if to in board and to != frm else None
     plan = {"piece": piece, "from": frm, "to": to, "claims": [], "push": None, "sat_on": sat_on}
-    game.record([Event("PieceMoved", {"seat": gb.flow.seat_of(piece), "plan": plan, "needs_response": False})])
+    game.record([Event("PieceMoved", {"seat": seat_of(piece), "plan": plan, "needs_response": False})])
 
 
 def arrange(game: Game, moves: list[tuple[str, str]], to_move: str = "south") -> Game:
@@ -40,7 +41,7 @@ def arrange(game: Game, moves: list[tuple[str, str]], to_move: str = "south") ->
     for piece, square in moves:
         relocate(game, piece, square)
     if game.state["turn"]["seat"] != to_move:
-        idle = next(stack[-1] for stack in game.state["board"].values() if gb.flow.seat_of(stack[-1]) != to_move)
+        idle = next(stack[-1] for stack in game.state["board"].values() if seat_of(stack[-1]) != to_move)
         relocate(game, idle, geo.locate(game.state["board"])[idle][0])
     assert game.state["turn"]["seat"] == to_move
     return game
@@ -55,6 +56,16 @@ def slot_record(game: Game, piece: str, kind: str) -> Event:
     """The newest commitment of one power slot (a piece's movement or action power) recorded so far."""
     return [e for e in game.events if e.kind == "PowerCommitted"
             and (e.public["piece"], e.public["power_type"]) == (piece, kind)][-1]
+
+
+def state_before(game: Game, version: int) -> dict:
+    """The state replayed from the record up to (not including) the event recorded at `version`."""
+    state = gb.initial_state(game.config, list(game.seats))
+    for event in game.events:
+        if event.version == version:
+            return state
+        state = gb.evolve(state, event)
+    raise AssertionError(f"no event at version {version}")
 
 
 def kinds(events) -> list[str]:

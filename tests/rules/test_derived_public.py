@@ -67,8 +67,8 @@ CASES = {
                    ({}, 0, SWAPPED, TCG_PLAYS)],
     "gattai-conflict": [(GAMBIT, 1, None, RESHUFFLES),  # both reshuffles, a flipped pilot card
                         (GAMBIT, 0, None, None),
-                        (THROWDOWN, 10, None, RESHUFFLES),  # a Dissonance flip, a Rumble, the refill
-                        (THROWDOWN, 0, None, None),  # a Block
+                        (THROWDOWN, 10, None, RESHUFFLES),  # a Dissonance flip, the refill
+                        (THROWDOWN, 52, None, None),  # a Block, a Rumble
                         (THROWDOWN, 1, None, None)],  # the Coach's free card
 }
 
@@ -83,7 +83,7 @@ BOUND = {
     "gambit-board": {"FirstSeatDrawn", "PowerDieRolled", "BoardSetUp", "PowersAssigned", "PieceMoved",
                      "DetectClaimed", "MoatClaimed", "KamikazeClaimed", "ClaimAccepted", "MoatAccepted",
                      "KamikazeAccepted", "PowersDetected", "BluffRuled", "ReassignmentDieRolled", "PieceLost",
-                     "PowerReassigned", "PowerCommitted"},
+                     "PowerReassigned", "PowerCommitted", "MatchWon"},
     "gambit-tcg": {"DeckRegistered", "DeckShuffled", "CardsDrawn", "GameStarted", "FreeSetDeclined", "CardSet",
                    "TurnBegan", "PhaseBegan", "TurnEnded", "TurnLimitReached", "WindowOpened", "WindowPassed",
                    "WindowClosed", "CardEnergized", "CardPlayed", "SpellResolved", "SpellNullified", "TrapActivated",
@@ -118,7 +118,7 @@ MUST_SEE = {
     "dragons-gambit": {"RoundDealt", "DrawPileReshuffled", "DiscardStarted", "CardDrawn", "DrawnCardDiscarded",
                        "DrawnCardSwapped", "DiscardTaken", "RoundEnded", "InitialCardsPeeked"},
     "gambit-board": {"FirstSeatDrawn", "PowerDieRolled", "ReassignmentDieRolled", "BoardSetUp", "PieceMoved",
-                     "KamikazeAccepted", "PowersDetected", "BluffRuled", "PieceLost"},
+                     "KamikazeAccepted", "PowersDetected", "BluffRuled", "PieceLost", "MatchWon"},
     "gambit-tcg": {"DeckRegistered", "DeckShuffled", "CardsDrawn/opening", "CardsDrawn/draw_phase",
                    "CardsDrawn/effect", "CardPlayed", "TrapActivated", "SetCardRevealed", "CombatResolved",
                    "UnitDestroyed", "TurnLimitReached"},

@@ -11,6 +11,7 @@ import pytest
 
 from domain.ruleset import Viewer, copy_state
 from domain.rulesets import dragons_gambit as dg
+from domain.rulesets.dragons_gambit.cards import card_value
 from tests.support.harness import Game, random_playout, start
 
 CARD_ID = re.compile(r'"(c\d\d)"')
@@ -171,7 +172,7 @@ def check_views(game: Game, witnesses: dict[str, Witness]) -> None:
             for slot, shown_card in enumerate(grid):
                 if shown_card["card"] is not None:
                     assert shown_card["card"] == s["grids"][owner][slot]
-                    assert shown_card["value"] == dg.card_value(s, shown_card["card"])
+                    assert shown_card["value"] == card_value(s, shown_card["card"])
 
 
 def test_views_never_show_a_card_the_viewer_may_not_know():

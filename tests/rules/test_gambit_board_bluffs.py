@@ -9,6 +9,7 @@ from domain.ruleset import Event, RuleViolation, Viewer
 from domain.rulesets import gambit_board as gb
 from domain.rulesets.gambit_board.commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze,
                                                    ClaimMoat, Detect, MovePiece, Reassign)
+from domain.rulesets.gambit_board.flow import on_board
 from tests.rules.gambit_board_scenarios import arrange, kinds, new_game, slot_record, square_of
 from tests.support.harness import start
 
@@ -368,7 +369,7 @@ def test_roll_mode_reassignment_rolls_one_secret_die_and_five_or_six_is_wild(wil
         assert rule_of(game, "south", Reassign(power=other, piece="S4")) == "power_not_allowed"
     reassigned, *slots = game.act("south", Reassign(power=sorted(offered)[0], piece="S4"))
     assert game.state["assignment_version"]["south"] == reassigned.version
-    assert {e.public["piece"] for e in slots} == set(gb.flow.on_board(game.state, "south"))
+    assert {e.public["piece"] for e in slots} == set(on_board(game.state, "south"))
 
 
 # ---- winning through losses -------------------------------------------------------------------
@@ -385,6 +386,21 @@ def test_a_seat_that_has_lost_four_pieces_loses():
     assert gb.to_act(game.state) == []
 
 
+def test_a_sitter_removed_by_a_true_kamikaze_can_be_the_fourth_loss_and_ends_the_match_at_once():
+    for config in ({}, {"power_mode": "roll"}):
+        game = arrange(new_game(), [("N1", "c2")])
+        game.state["config"].update(config)  # in roll mode the reassignment die would follow the ruling
+        for piece in ("S4", "S5", "S6"):
+            game.record([Event("PieceLost", {"seat": "south", "piece": piece, "chosen_by": "south", "square": None,
+                                             "stack_position": 0, "powers": [], "call_version": 0})])
+        game.act("south", MovePiece(piece="S3", to="c2", claims=("sitting",)))
+        game.act("north", ClaimKamikaze(piece="N1"))
+        events = game.act("south", CallBluff(claim="kamikaze"))
+        assert kinds(events) == ["BluffRuled", "MatchWon"] and events[-1].public == {"winner": "north",
+                                                                                    "reason": "captures"}
+        assert gb.outcome(game.state) == {"winners": ["north"], "reason": "captures", "lost": {"south": 4, "north": 0}}
+
+
 def test_when_both_seats_win_at_once_the_seat_that_just_moved_wins():
     game = arrange(new_game({"loss_choice": "winner"}), [
         ("S1", "a4"), ("N1", "a1"), ("S1", "a6"), ("S3", "c4"), ("N3", "c1"), ("S5", "c1"),
@@ -397,3 +413,5 @@ def test_when_both_seats_win_at_once_the_seat_that_just_moved_wins():
     view = gb.view(game.state, SPECTATOR)
     assert view["far_row"] == {"south": 3, "north": 3}
     assert gb.outcome(game.state)["winners"] == ["south"] and gb.outcome(game.state)["reason"] == "far_row"
+    # The turn has passed to north before the win is declared: the verdict is still the mover's.
+    assert game.events[-1].public == {"winner": "south", "reason": "far_row"}

@@ -16,7 +16,7 @@ from domain.rulesets.gambit_board import board as geo
 from domain.rulesets.gambit_board.commands import (Accept, CallBluff, ClaimKamikaze, ClaimMoat, Detect, MovePiece,
                                                    Resign)
 from domain.rulesets.gambit_board.powers import ACTION, MOVEMENT
-from domain.rulesets.gambit_board.rules import current_step
+from domain.rulesets.gambit_board.flow import current_step
 from tests.support.harness import random_playout, start
 
 GAMES = 1000

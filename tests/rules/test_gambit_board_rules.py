@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -11,7 +12,10 @@ from domain.ruleset import Command, ConfigError, RuleViolation, Viewer, config_f
 from domain.rulesets import gambit_board as gb
 from domain.rulesets.gambit_board.commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze,
                                                    ClaimMoat, Detect, MovePiece, Reassign, Resign)
-from tests.rules.gambit_board_scenarios import NORTH, SOUTH, arrange, kinds, new_game, slot_record, square_of
+from tests.rules.gambit_board_scenarios import (NORTH, SOUTH, arrange, kinds, new_game, slot_record, square_of,
+                                               state_before)
+from domain.verification import verify_export
+from tests.rules.test_derived_secrets import export_lines, playout
 from tests.support.harness import start
 
 
@@ -493,6 +497,61 @@ def test_three_unsat_pieces_on_the_far_row_win():
     game.act("south", MovePiece(piece="S1", to="a6"))
     assert gb.outcome(game.state)["winners"] == ["south"] and gb.outcome(game.state)["reason"] == "far_row"
     assert gb.to_act(game.state) == []
+
+
+def test_a_win_is_decided_and_recorded_as_its_own_event_that_evolve_applies():
+    game = arrange(new_game(), [("N1", "a4"), ("N2", "b4"), ("N3", "c4"), ("S1", "a5"), ("S2", "b6"), ("S3", "c6")],
+                   to_move="south")
+    events = game.act("south", MovePiece(piece="S1", to="a6"))
+    assert kinds(events) == ["PieceMoved", "MatchWon"]
+    assert events[-1].public == {"winner": "south", "reason": "far_row"}
+    assert gb.derived_public(state_before(game, events[-1].version), events[-1]) == events[-1].public
+
+
+def test_evolve_never_declares_a_win_by_itself():
+    """A position folded from recorded moves alone stays running: only a recorded MatchWon ends it."""
+    game = arrange(new_game(), [("N1", "a4"), ("N2", "b4"), ("N3", "c4"), ("S1", "a6"), ("S2", "b6"), ("S3", "c6")],
+                   to_move="north")
+    assert gb.view(game.state, Viewer("spectator"))["far_row"]["south"] == 3
+    assert gb.outcome(game.state) is None and gb.to_act(game.state) == ["north"]
+
+
+def test_a_claimed_move_onto_the_far_row_wins_only_once_it_is_accepted():
+    game = arrange(new_game(), [("N1", "a4"), ("N2", "b4"), ("N3", "c4"), ("S1", "a6"), ("S2", "b6"), ("S3", "c5")],
+                   to_move="south")
+    assert kinds(game.act("south", MovePiece(piece="S3", to="c6", claims=("sitting",)))) == ["PieceMoved"]
+    assert gb.outcome(game.state) is None and gb.to_act(game.state) == ["north"]
+    assert kinds(game.act("north", Accept())) == ["ClaimAccepted", "MatchWon"]
+    assert gb.outcome(game.state) == {"winners": ["south"], "reason": "far_row", "lost": {"south": 0, "north": 0}}
+
+
+def test_a_forged_verdict_in_an_export_fails_verification():
+    game = playout("gambit-board", {"power_mode": "select"}, 1)
+    won = game.events[-1]
+    assert won.kind == "MatchWon" and won.public == {"winner": "north", "reason": "captures"}
+    honest = verify_export(export_lines(game, game.events))
+    assert [c.name for c in honest.checks if c.status == "fail"] == []
+    for forged in ({"winner": "south", "reason": "captures"}, {"winner": "north", "reason": "far_row"}):
+        events = [dataclasses.replace(e, public=forged) if e is won else e for e in game.events]
+        report = verify_export(export_lines(game, events))
+        failed = [c for c in report.checks if c.status == "fail"]
+        assert report.verdict == "FAILED" and [c.name for c in failed] == ["public parts"], forged
+        assert failed[0].detail.startswith(f"version {won.version}:")
+
+
+def test_the_seat_not_waited_for_may_resign_and_nothing_else():
+    game = start(gb)
+    assert (gb.to_act(game.state), gb.may_act(game.state)) == (["south", "north"], [])
+    game.act("south", AssignPowers(powers=SOUTH))
+    assert (gb.to_act(game.state), gb.may_act(game.state)) == (["north"], ["south"])
+    assert gb.legal_commands(game.state, "south") == [Resign()] and gb.legal_choices(game.state, "south") == []
+    game.act("north", AssignPowers(powers=NORTH))
+    assert (gb.to_act(game.state), gb.may_act(game.state)) == (["south"], ["north"])
+    game.act("south", MovePiece(piece="S1", to="b2", claims=("diagonal",)))
+    assert (gb.to_act(game.state), gb.may_act(game.state)) == (["north"], ["south"])
+    assert gb.legal_commands(game.state, "south") == [Resign()]
+    game.act("south", Resign())
+    assert (gb.to_act(game.state), gb.may_act(game.state)) == ([], [])
 
 
 def test_a_sat_on_piece_does_not_count_toward_the_far_row():

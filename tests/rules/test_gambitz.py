@@ -7,13 +7,17 @@ through evolve — the replay path — and then played with real commands.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from domain.ruleset import ConfigError, Event, RuleViolation, Viewer, config_from_dict, copy_state
 from domain.rulesets import gambitz as gz
 from domain.rulesets.gambitz import PassTurn, PlayCard, RedrawHand
-from tests.support.harness import Game, start
+from domain.rulesets.gambitz.cards import rank_of
+from domain.rulesets.gambitz.events import revealed_by_showing
+from domain.rulesets.gambitz.table import placement_problem, queen_moves
+from tests.support.harness import Game, random_playout, start
 
 SPECTATOR = Viewer("spectator")
 ORGANIZER = Viewer("organizer", sees_all=True)
@@ -38,7 +42,7 @@ def position(hands: dict[str, list[str]], *, stacks: dict[str, list[str]] | None
     if rest == "stacks":
         stacks = {rank: list(cards) for rank, cards in stacks.items()}
         for card in others:
-            rank = gz.rank_of(card)
+            rank = rank_of(card)
             assert rank != "queen" and rank not in queens, f"{card} has no place on the stacks"
             stacks.setdefault(rank, []).append(card)
             assert len(stacks[rank]) <= 4
@@ -186,7 +190,7 @@ def test_a_stack_holds_at_most_four_cards():
     game = position({"p1": ["queen-blue", "king-red", "3-green"], **FILLER},
                     stacks={"7": ["7-blue", "7-green", "7-red", "7-yellow"]})
     assert violation(game, "p1", PlayCard("queen-blue", stack="7")) == "stack_full"
-    assert gz.placement_problem(game.state, "7", "7") == ("stack_full", "the 7 stack already holds 4 cards")
+    assert placement_problem(game.state, "7", "7") == ("stack_full", "the 7 stack already holds 4 cards")
 
 
 def test_queen_is_played_only_on_a_stack_of_exactly_three():
@@ -239,7 +243,7 @@ def test_third_bishop_may_move_a_queen_onto_the_bishop_stack_it_completes():
     game = position({"p1": ["bishop-green", "king-red", "3-green"], **FILLER},
                     stacks={"7": ["7-blue", "7-green", "7-red"], "bishop": ["bishop-blue", "bishop-red"]},
                     queens={"7": "queen-blue"})
-    assert gz.queen_moves(game.state) == [("7", "bishop")]
+    assert queen_moves(game.state) == [("7", "bishop")]
     game.act("p1", PlayCard("bishop-green", move_queen_from="7", move_queen_to="bishop"))
     assert game.view(SPECTATOR)["stacks"]["bishop"]["locked"]
 
@@ -283,7 +287,7 @@ def test_a_queen_moves_from_a_locked_stack_to_another_non_castle_stack_of_three(
                     queens={"7": "queen-blue", "8": "queen-red"})
     assert violation(game, "p1", PlayCard("bishop-green", move_queen_from=source, move_queen_to=target)) == \
         "invalid_queen_move"
-    assert sorted(gz.queen_moves(game.state)) == [("7", "5"), ("8", "5")]
+    assert sorted(queen_moves(game.state)) == [("7", "5"), ("8", "5")]
 
 
 def test_knight_returns_cards_to_the_bottom_and_draws_replacements():
@@ -403,7 +407,7 @@ def test_a_card_a_knight_sent_back_unseen_keeps_its_record_sealed_when_the_hand_
                   Event("CardsDrawn", {"seat": "p1"}, {"cards": ["5-blue"]}, ("p1",), (), 10)):
         gz.evolve(state, event)
     # The played card's record has nothing left to show; the deal lost a card to the deck unseen.
-    assert gz.revealed_by_showing(state, "p1") == (10,)
+    assert revealed_by_showing(state, "p1") == (10,)
 
 
 def test_two_queens_and_a_locked_card_force_a_redraw():
@@ -416,9 +420,7 @@ def test_two_queens_and_a_locked_card_force_a_redraw():
 
 def test_two_queens_and_a_playable_card_play_that_card():
     game = position({"p1": ["queen-blue", "queen-green", "7-red"], **FILLER})
-    # Every spelling of the one play: `stack` left out or named, `knight_return` left out or empty.
-    assert set(gz.legal_commands(game.state, "p1")) == {PlayCard("7-red", stack=stack, knight_return=returned)
-                                                        for stack in (None, "7") for returned in (None, ())}
+    assert gz.legal_commands(game.state, "p1") == [PlayCard("7-red")]
     assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
 
 
@@ -594,11 +596,102 @@ def test_every_legal_command_is_accepted_and_nothing_else_in_a_crafted_position(
                     stacks={"7": ["7-blue", "7-green", "7-red"], "5": ["5-blue", "5-green", "5-red"],
                             "bishop": ["bishop-blue"], "knight": ["knight-blue"]}, queens={"7": "queen-blue"})
     legal = gz.legal_commands(game.state, "p1")
-    # queen on 5; bishop, bishop moving 7->5; knight and 4 returns — each in every spelling decide
-    # takes: `stack` left out or named (not for the Queen), no return left out or sent empty.
-    assert len(legal) == 1 * 2 + 1 * 4 + 1 * 4 + 1 * 4 + 4 * 2
+    # queen on 5; bishop, bishop moving 7->5; knight, and its 4 returns (2 single, 1 pair in both orders).
+    assert [command.body() for command in legal] == [
+        {"type": "play", "card": "bishop-green"},
+        {"type": "play", "card": "bishop-green", "move_queen_from": "7", "move_queen_to": "5"},
+        {"type": "play", "card": "knight-green"},
+        {"type": "play", "card": "knight-green", "knight_return": ["bishop-green"]},
+        {"type": "play", "card": "knight-green", "knight_return": ["queen-red"]},
+        {"type": "play", "card": "knight-green", "knight_return": ["bishop-green", "queen-red"]},
+        {"type": "play", "card": "knight-green", "knight_return": ["queen-red", "bishop-green"]},
+        {"type": "play", "card": "queen-red", "stack": "5"},
+    ]
     for command in legal:
         gz.decide(copy_state(game.state), "p1", command, game.chance())
+
+
+# --- every move listed once -----------------------------------------------------------------------
+
+def same_move(body: dict) -> str:
+    """A listed body as the move it stands for: spellings decide reads alike made one.
+
+    A card's own stack named (every card but a Queen goes only there) and an empty Knight's return
+    change nothing. No Gambitz field is order-free: a Knight's two returned cards go under the deck
+    in the listed order, which decides which one a short deck hands back (see the next test).
+    """
+    move = dict(body)
+    if "card" in move and rank_of(move["card"]) != "queen" and move.get("stack") == rank_of(move["card"]):
+        del move["stack"]
+    if move.get("knight_return") == []:
+        del move["knight_return"]
+    return json.dumps(move, sort_keys=True)
+
+
+def assert_each_move_listed_once(state: dict) -> None:
+    """No two listed bodies are equal, nor the same move spelled two ways."""
+    for seat in state["seats"]:
+        bodies = [command.body() for command in gz.legal_commands(state, seat)]
+        assert len({json.dumps(body, sort_keys=True) for body in bodies}) == len(bodies), bodies
+        assert len({same_move(body) for body in bodies}) == len(bodies), bodies
+
+
+def crafted_positions() -> list[Game]:
+    """Positions with every kind of play: Queens, a Bishop with a Queen to move, a Knight with returns."""
+    return [
+        position({"p1": ["bishop-green", "knight-green", "queen-red"], **FILLER},
+                 stacks={"7": ["7-blue", "7-green", "7-red"], "5": ["5-blue", "5-green", "5-red"],
+                         "bishop": ["bishop-blue"], "knight": ["knight-blue"]}, queens={"7": "queen-blue"}),
+        position({"p1": ["queen-blue", "queen-green", "7-red"], **FILLER},
+                 stacks={"5": ["5-blue", "5-green", "5-red"], "9": ["9-blue", "9-green", "9-red"]}),
+        position({"p1": ["knight-green", "7-blue", "king-red"], **FILLER}, stacks={"knight": ["knight-blue"]}),
+        stuck_endgame(),
+    ]
+
+
+def test_no_move_is_listed_twice():
+    for game in crafted_positions():
+        assert_each_move_listed_once(game.state)
+    rng = random.Random(11)
+    for players in (2, 3, 5):
+        random_playout(gz, {"players": players}, rng, check=lambda game: assert_each_move_listed_once(game.state))
+
+
+def test_a_card_s_own_stack_and_an_empty_return_are_the_same_command_as_leaving_them_out():
+    assert PlayCard("7-red", stack="7", knight_return=()) == PlayCard("7-red")
+    assert PlayCard("7-red", stack="7").body() == {"type": "play", "card": "7-red"}
+    assert PlayCard("queen-red", stack="7").body() == {"type": "play", "card": "queen-red", "stack": "7"}
+    game = position({"p1": ["7-red", "king-red", "3-green"], **FILLER}, deck=["5-red"])
+    spelled = gz.decide(game.state, "p1", PlayCard("7-red", stack="7", knight_return=()), game.chance())
+    assert spelled == gz.decide(game.state, "p1", PlayCard("7-red"), game.chance())
+
+
+def test_the_order_of_a_knight_s_two_returned_cards_is_part_of_the_move():
+    # The deck holds 2 cards after the play: "draw 1 + 2" takes them and the first card returned.
+    def drawn_back(returned: tuple[str, ...]) -> list[str]:
+        game = position({"p1": ["knight-green", "7-blue", "king-red"],
+                         "p2": ["knight-red", "knight-yellow", "queen-blue"],
+                         "p3": ["queen-green", "queen-red", "queen-yellow"]},
+                        stacks={"knight": ["knight-blue"]}, deck=["5-red", "6-red"], rest="stacks")
+        game.act("p1", PlayCard("knight-green", knight_return=returned))
+        return sorted(hand(game, "p1"))
+    assert drawn_back(("7-blue", "king-red")) == ["5-red", "6-red", "7-blue"]
+    assert drawn_back(("king-red", "7-blue")) == ["5-red", "6-red", "king-red"]
+
+
+# --- who is waited for ----------------------------------------------------------------------------
+
+def test_only_the_seat_to_play_may_act_and_it_always_has_a_legal_command():
+    def check(game: Game) -> None:
+        state = game.state
+        assert gz.may_act(state) == []
+        for seat in game.seats:
+            assert (seat in gz.to_act(state)) == bool(gz.legal_commands(state, seat) + gz.legal_choices(state, seat))
+    rng = random.Random(12)
+    for players in (2, 4, 8):
+        random_playout(gz, {"players": players}, rng, check=check)
+    for game in crafted_positions():
+        check(game)
 
 
 # --- what each viewer sees ----------------------------------------------------------------------

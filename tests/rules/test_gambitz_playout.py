@@ -17,6 +17,7 @@ from domain.chance import Chance
 from domain.ruleset import RuleViolation, Viewer
 from domain.rulesets import gambitz as gz
 from domain.rulesets.gambitz import PassTurn, PlayCard, RedrawHand
+from domain.rulesets.gambitz.cards import group_of, rank_of
 from tests.support.harness import Game, random_playout
 
 GAMES = 1000
@@ -38,7 +39,7 @@ def candidate_commands(state: dict, seat: str, rng: random.Random) -> list:
     stranger = rng.choice([card for card in gz.CARDS if card not in hand])
     commands = [PassTurn(), RedrawHand()]
     for card in hand + [stranger]:
-        rank = gz.rank_of(card)
+        rank = rank_of(card)
         if rank == "queen":
             commands.extend(PlayCard(card, stack=stack) for stack in gz.STACK_RANKS)
             continue
@@ -69,14 +70,14 @@ class Checker:
         for event in game.events[self.seen:]:
             if event.kind == "CardPlayed":
                 pub = event.public
-                rank = gz.rank_of(pub["card"])
+                rank = rank_of(pub["card"])
                 if rank == "queen":
                     position = 4
                 else:
                     assert pub["stack"] == rank
                     position = self.natural[rank] = self.natural.get(rank, 0) + 1
                 assert pub["position"] == position
-                assert pub["points"] == table[gz.group_of(rank)][str(position)]
+                assert pub["points"] == table[group_of(rank)][str(position)]
                 self.points[pub["seat"]] = self.points.get(pub["seat"], 0) + pub["points"]
         self.seen = len(game.events)
         assert state["points"] == {seat: self.points.get(seat, 0) for seat in game.seats}
@@ -94,7 +95,7 @@ class Checker:
         self.steps += 1
         if self.steps % SAMPLE_EVERY == 0 and gz.outcome(state) is None:
             for rank, pile in state["stacks"].items():
-                assert all(gz.rank_of(card) == rank for card in pile["cards"])
+                assert all(rank_of(card) == rank for card in pile["cards"])
             self.check_exact_legality(game)
             self.check_views(game)
 
@@ -139,7 +140,7 @@ def check_end(game: Game) -> None:
     assert result is not None and gz.to_act(game.state) == []
     table = game.config.scoring
     for seat in game.seats:
-        penalty = -sum(table[gz.group_of(gz.rank_of(card))]["hand"] for card in game.state["hands"][seat])
+        penalty = -sum(table[group_of(rank_of(card))]["hand"] for card in game.state["hands"][seat])
         assert result["penalties"][seat] == penalty
         assert result["scores"][seat] == game.state["points"][seat] - penalty
     best = max(result["scores"].values())

@@ -61,9 +61,16 @@ def play(rng: random.Random, config: dict, check, tarry: float = 0.0) -> Game:
     for _ in range(3000):
         if gc.outcome(game.state) is not None:
             return game
-        acting = gc.to_act(game.state)
+        acting, optional = gc.to_act(game.state), gc.may_act(game.state)
         assert acting, "no seat to act but no outcome"
-        seat = rng.choice(acting) if rng.random() < 0.95 else rng.choice(game.seats)
+        roll = rng.random()
+        if roll < 0.05:
+            seat = rng.choice(game.seats)
+        elif roll < 0.15 and optional:
+            # A seat that may act at will (an Assist, a reveal, an Omen, a story trigger) now and then does.
+            seat = rng.choice(optional)
+        else:
+            seat = rng.choice(acting)
         # Listed commands, and a random member of each choice (gifts, returns, discards, story targets).
         options = gc.legal_commands(game.state, seat)
         options += [choice.random_command(rng) for choice in gc.legal_choices(game.state, seat)]
@@ -95,6 +102,16 @@ def check_invariants(game: Game) -> None:
     if s["throwdown"] is not None and s["phase"] == "turns":
         assert 1 <= s["throwdown"]["stage"] <= 7
     assert (gc.outcome(s) is None) == bool(gc.to_act(s))
+    check_who_acts(game)
+
+
+def check_who_acts(game: Game) -> None:
+    """to_act and may_act never share a seat, and together they are exactly the seats with a legal move."""
+    waiting, optional = gc.to_act(game.state), gc.may_act(game.state)
+    assert not set(waiting) & set(optional), f"{waiting} must and {optional} may act"
+    for seat in game.seats:
+        moves = gc.legal_commands(game.state, seat) or gc.legal_choices(game.state, seat)
+        assert (seat in waiting or seat in optional) == bool(moves), f"{seat}: {waiting} / {optional} / {moves}"
 
 
 def check_every_legal_command_is_accepted(game: Game) -> None:

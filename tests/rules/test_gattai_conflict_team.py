@@ -173,6 +173,37 @@ def test_after_the_conflict_every_seat_draws_or_discards_to_max():
     assert gc.to_act(game.state) == [] and gc.legal_commands(game.state, "p1") == []
 
 
+# ----- who must act and who may ---------------------------------------------------------------
+
+def test_seats_that_may_act_at_will_are_in_may_act_and_never_in_to_act():
+    game = gambit(HANDS, tops={"pilot": ["P.QH", "P.JK1"]}, pilots={"p1": QUIET, "p2": QUIET})
+    # Waiting for the Threshold: the pilots may fire the story's triggers meanwhile.
+    assert gc.to_act(game.state) == ["coach"] and gc.may_act(game.state) == ["p1", "p2"]
+    game.act("coach", gc.PlayThreshold("hand", "C.9S"))
+    game.act("p1", gc.FlipCard())
+    # p2 holds no turn but may spend the Pilot Omen; she is never waited for.
+    assert gc.to_act(game.state) == ["p1"] and "p2" in gc.may_act(game.state)
+    assert gc.SpendOmen("P.JK1", "self_full") in gc.legal_commands(game.state, "p2")
+
+
+def test_a_seat_with_nothing_to_do_is_neither_waited_for_nor_free_to_act():
+    sheet = {**QUIET, "buffers": 0}
+    game = gambit(HANDS, pilots={"p1": sheet, "p2": sheet}, harmony=1)
+    game.act("coach", gc.RecordTrigger("schism", "p1"))
+    # A trigger waits for p1's answer: no story trigger may be fired meanwhile, and no one holds an Omen.
+    assert gc.to_act(game.state) == ["p1"] and gc.may_act(game.state) == []
+    assert gc.legal_commands(game.state, "coach") == [] and gc.legal_choices(game.state, "p2") == []
+
+
+def test_once_the_match_is_over_nobody_must_or_may_act():
+    game = gambit({"coach": ["C.9S"], "p1": ["P.KH", "P.2C", "P.3C"]})
+    game.act("coach", gc.PlayThreshold("hand", "C.9S"))
+    game.act("p1", gc.PlayCard("P.KH"))
+    game.act("p1", gc.PickBoon("fortify"))
+    assert gc.outcome(game.state) is not None
+    assert gc.to_act(game.state) == [] and gc.may_act(game.state) == []
+
+
 # ----- config and general refusals --------------------------------------------------------------
 
 def test_defaults_are_a_gambit_between_the_coach_and_one_pilot():

@@ -34,7 +34,9 @@ def test_initiative_is_sealed_simultaneously_and_revealed_together():
     assert "P.5H" not in str(gc.view(game.state, Viewer("seat", "coach")))
     assert gc.to_act(game.state) == ["coach"]
     assert kinds(game.act("coach", gc.SealInitiative("C.4H"))) == ["InitiativeSealed"]
-    assert game.state["phase"] == "reveal" and sorted(gc.to_act(game.state)) == ["coach", "p1"]
+    # Either commander may reveal: the match waits for the Coach, the pilot commander may reveal instead.
+    assert game.state["phase"] == "reveal" and gc.to_act(game.state) == ["coach"]
+    assert "p1" in gc.may_act(game.state) and gc.RevealInitiative() in gc.legal_commands(game.state, "p1")
     assert "C.4H" not in str(gc.view(game.state, Viewer("seat", "p1")))
     events = game.act("p1", gc.RevealInitiative())
     assert kinds(events)[:3] == ["InitiativeRevealed", "InitiativeRevealed", "InitiativeResolved"]
@@ -319,13 +321,43 @@ def test_an_assist_spends_a_charge_and_a_card_for_one_more_strike_this_turn():
     game = throwdown(["P.9S"], ["C.6S"], pilots={"p1": QUIET, "p2": {**QUIET, "charges": 1}},
                      other_hands={"p2": ["P.2D", "P.3D", "P.4D"]}, tops={"coach": ["C.2C"]})
     game.act("coach", gc.Counter("C.6S"))
-    assert sorted(gc.to_act(game.state)) == ["p1", "p2"]
+    assert gc.to_act(game.state) == ["p1"] and "p2" in gc.may_act(game.state)
     game.act("p2", gc.Assist("P.2D"))
     assert game.state["team"]["p2"]["charges"] == 0 and td(game)["bonus"] == 1
     assert refused(game, "p2", gc.Assist("P.3D")) == "cannot_assist"
     events = game.act("p1", gc.Counter("P.9S"))
     assert events[0].public["strike"] == 3 and events[0].public["dissonance"] == 0
     assert td(game)["bonus"] == 0
+
+
+def test_an_assist_is_optional_so_the_assisting_pilot_is_in_may_act_not_to_act():
+    game = throwdown(["P.9S"], ["C.6S"], pilots={"p1": QUIET, "p2": {**QUIET, "charges": 1}},
+                     other_hands={"p2": ["P.2D", "P.3D"]})
+    game.act("coach", gc.Counter("C.6S"))
+    # The match waits for the commander's Drive only: it goes on whether or not p2 assists.
+    assert gc.to_act(game.state) == ["p1"] and "p2" in gc.may_act(game.state)
+    assert "p2" not in gc.to_act(game.state) and "p1" not in gc.may_act(game.state)
+    assert gc.Assist("P.2D") in gc.legal_commands(game.state, "p2")
+    game.act("p2", gc.Assist("P.2D"))
+    assert gc.to_act(game.state) == ["p1"]
+    assert not [c for c in gc.legal_commands(game.state, "p2") if c.type == "assist"]
+    game.act("p1", gc.Counter("P.9S"))
+    assert gc.to_act(game.state) == ["coach"] and "p2" not in gc.to_act(game.state)
+
+
+def test_either_commander_may_reveal_the_initiative_but_the_match_waits_for_the_coach():
+    game = start(gc, {"mode": "throwdown", "pilots": {"p1": QUIET, "p2": QUIET}})
+    rig(game, {"p1": ["P.5H", "P.2C", "P.3C"], "coach": ["C.4H", "C.5H"]})
+    game.act("coach", gc.SealInitiative("C.4H"))
+    game.act("p1", gc.SealInitiative("P.5H"))
+    assert gc.to_act(game.state) == ["coach"] and "p1" in gc.may_act(game.state)
+    assert gc.RevealInitiative() in gc.legal_commands(game.state, "coach")
+    assert gc.RevealInitiative() in gc.legal_commands(game.state, "p1")
+    assert gc.RevealInitiative() not in gc.legal_commands(game.state, "p2")
+    assert refused(game, "p2", gc.RevealInitiative()) == "not_your_turn"
+    events = game.act("coach", gc.RevealInitiative())
+    assert [e.public["bluff_call"]["caller"] for e in events[:2]] == ["coach", "coach"]
+    assert game.state["phase"] == "question" and gc.to_act(game.state) == ["coach"]
 
 
 def test_an_assist_needs_a_charge():

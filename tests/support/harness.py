@@ -91,12 +91,8 @@ def start(ruleset: ModuleType, config: dict | None = None, *, server_seed: bytes
     cfg = config_from_dict(ruleset.Config, config)
     seats = ruleset.seat_names(cfg)
     game = Game(ruleset, cfg, seats, ruleset.initial_state(cfg, list(seats)), server_seed, base_version=base_version)
-    if hasattr(ruleset, "join_options"):
-        options = {seat: ruleset.join_options(cfg, seat, (seat_options or {}).get(seat, {})) for seat in seats}
-        game.record(ruleset.setup(cfg, list(seats), game.chance(), json.loads(json.dumps(options))))
-    else:
-        assert not seat_options, f"{ruleset.RULESET_ID} takes no join options"
-        game.record(ruleset.setup(cfg, list(seats), game.chance()))
+    options = {seat: ruleset.join_options(cfg, seat, (seat_options or {}).get(seat, {})) for seat in seats}
+    game.record(ruleset.setup(cfg, list(seats), game.chance(), json.loads(json.dumps(options))))
     # The state a snapshot stores must survive JSON unchanged.
     assert json.loads(json.dumps(game.state)) == game.state
     return game
@@ -113,7 +109,9 @@ def random_playout(ruleset: ModuleType, config: dict | None, rng: random.Random,
             return game
         acting = ruleset.to_act(game.state)
         assert acting, "no seat to act but no outcome"
-        seat = rng.choice(sorted(acting))
+        optional = ruleset.may_act(game.state)
+        # Now and then a seat takes an optional action (an assist, a call), so playouts reach them.
+        seat = rng.choice(sorted(optional if optional and rng.random() < 0.2 else acting))
         command = random_legal_command(ruleset, game.state, seat, rng)
         assert command is not None, f"{seat} is to act but has no legal command"
         game.act(seat, command)

@@ -8,29 +8,36 @@ Rules: /work/shared/rules/dragons-gambit.md over the seed 003. Decisions where b
 - A card taken from the discard pile was face up, so every seat knows it while it stays in a grid.
 - With `memory_aid: false` the card in your hand (just drawn) still shows: you are holding it.
 - The round end is one public `RoundEnded` event: hands, totals, penalties, scores and the Final
-  Gambit ruling (`bluff_call`), resting on the round's deal and reshuffles as sealed evidence and
-  revealing to everyone the round's card records shown to one seat (peeks, draws).
+  Gambit ruling (`bluff_call`). It opens to everyone the round's deal and reshuffles (the ruling's
+  evidence, which hide nothing once the next round is dealt afresh) and the round's card records
+  shown to one seat (peeks, draws), so every viewer can verify the ruling at once.
 - In the `choose` peek, seats peek simultaneously; the discard pile is started after the last peek.
+- No seat ever acts out of turn, so `may_act` is always empty.
+
+Files: config (Config, seats) · cards (deck, faces, deals) · commands · events (event parts,
+derived_*) · state (initial_state, evolve) · rules (setup, decide, checks, outcome) · legal
+(to_act, may_act, legal moves) · view (view, catalogue) · readjudicate.
 """
 
 from __future__ import annotations
 
-from .cards import (
-    ABILITIES, CARD_IDS, COMMANDS, FACE, RULESET_ID, AddToken, BlindSwap, CallFinalGambit, Config,
-    DiscardDrawnCard, DrawCard, PeekCards, PeekOtherCard, PeekOwnCard, SkipAbility, SwapDrawnCard, TakeDiscard,
-    catalogue, seat_names,
+from .cards import ABILITIES, CARD_IDS, FACE
+from .commands import (
+    COMMANDS, AddToken, BlindSwap, CallFinalGambit, DiscardDrawnCard, DrawCard, PeekCards, PeekOtherCard, PeekOwnCard,
+    SkipAbility, SwapDrawnCard, TakeDiscard,
 )
-from .rules import (
-    check_command, decide, derived_public, derived_secret, final_gambit_blocker, legal_choices, legal_commands, outcome,
-    readjudicate, setup, to_act,
-)
-from .state import EVENT_KINDS, card_value, evolve, initial_state
-from .views import view
+from .config import RULESET_ID, Config, join_options, seat_names
+from .events import derived_public, derived_secret
+from .legal import legal_choices, legal_commands, may_act, to_act
+from .readjudicate import readjudicate
+from .rules import decide, outcome, setup
+from .state import EVENT_KINDS, evolve, initial_state
+from .view import catalogue, view
 
 __all__ = [
     "ABILITIES", "CARD_IDS", "COMMANDS", "EVENT_KINDS", "FACE", "RULESET_ID", "AddToken", "BlindSwap",
     "CallFinalGambit", "Config", "DiscardDrawnCard", "DrawCard", "PeekCards", "PeekOtherCard", "PeekOwnCard",
-    "SkipAbility", "SwapDrawnCard", "TakeDiscard", "card_value", "catalogue", "check_command", "decide", "derived_public",
-    "derived_secret", "evolve", "final_gambit_blocker", "initial_state", "legal_choices", "legal_commands", "outcome",
-    "readjudicate", "seat_names", "setup", "to_act", "view",
+    "SkipAbility", "SwapDrawnCard", "TakeDiscard", "catalogue", "decide", "derived_public", "derived_secret", "evolve",
+    "initial_state", "join_options", "legal_choices", "legal_commands", "may_act", "outcome", "readjudicate",
+    "seat_names", "setup", "to_act", "view",
 ]

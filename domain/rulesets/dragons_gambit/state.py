@@ -13,8 +13,9 @@ State (plain JSON):
   swap moves ids without adding any, which is how a seat loses sight of its own slot.
 - `current`, `turns_taken`, `caller`, `call_version`, `final_turns_left`, `pending_ability`
   {"seat", "face"}, `peeked` {seat: bool}: the round's turn bookkeeping.
-- `evidence`: versions of this round's hidden chance events (deal, reshuffles): the Final Gambit
-  ruling's sealed evidence (they also fix the undrawn order of the pile, which no reveal shows).
+- `evidence`: versions of this round's hidden chance records (deal, reshuffles), which the Final
+  Gambit ruling rests on and the round's end opens to everyone (the key keeps its name so stored
+  snapshots still load).
 - `private`: versions of this round's card records shown to one seat (initial peeks, draws,
   peeks) not yet revealed to everyone; `drawn_version`: the record of the card drawn now. A drawn
   card discarded face up reveals its record at once; the round's end reveals the rest, since by
@@ -25,11 +26,11 @@ State (plain JSON):
 from __future__ import annotations
 
 import bisect
-import json
 
 from domain.ruleset import Event, config_to_dict
 
-from .cards import ABILITIES, CARD_IDS, FACE, GRID_SLOTS, TOKEN_DELTA, Config
+from .cards import ABILITIES, FACE, TOKEN_DELTA, deal_layout, reshuffled_pile
+from .config import Config
 
 
 def initial_state(config: Config, seats: list[str]) -> dict:
@@ -45,16 +46,6 @@ def initial_state(config: Config, seats: list[str]) -> dict:
     }
 
 
-def fast_copy(state: dict) -> dict:
-    """An independent copy of a plain-JSON state (cheaper than deepcopy for this shape)."""
-    return json.loads(json.dumps(state))
-
-
-def card_value(state: dict, card: str) -> int:
-    """A card's value: its face plus the tokens on it."""
-    return FACE[card] + state["tokens"].get(card, 0)
-
-
 def round_first_seat(state: dict, round_no: int) -> str:
     """Who opens a round: `first_seat` in round 1, then the next seat each round (house rule)."""
     seats = state["seats"]
@@ -66,24 +57,6 @@ def next_seat(state: dict, seat: str) -> str:
     """The seat after `seat` in turn order."""
     seats = state["seats"]
     return seats[(seats.index(seat) + 1) % len(seats)]
-
-
-def deal_layout(permutation: list[int], seats: list[str]) -> tuple[dict[str, list[str]], list[str]]:
-    """Grids and draw pile from a shuffle: cards go round the table, slot 0 first, like a dealer's."""
-    order = [CARD_IDS[i] for i in permutation]
-    grids: dict[str, list[str]] = {s: [] for s in seats}
-    position = 0
-    for _slot in range(GRID_SLOTS):
-        for seat in seats:
-            grids[seat].append(order[position])
-            position += 1
-    return grids, order[position:]
-
-
-def reshuffled_pile(discard: list[str], permutation: list[int]) -> list[str]:
-    """The new draw pile: the discard pile without its top card, in the drawn order."""
-    pool = discard[:-1]
-    return [pool[i] for i in permutation]
 
 
 def _learn(state: dict, seat: str, card: str) -> None:
@@ -117,9 +90,14 @@ def _end_turn(state: dict) -> None:
     state["current"] = next_seat(state, seat)
 
 
+def _shuffle(event: Event) -> list[int]:
+    # Every deal and reshuffle keeps its hidden permutation in its secret part.
+    return (event.secret or {})["chance_result"]
+
+
 def _round_dealt(state: dict, event: Event) -> None:
     seats = state["seats"]
-    grids, pile = deal_layout(event.secret["chance_result"], seats)
+    grids, pile = deal_layout(_shuffle(event), seats)
     round_no = state["round"] + 1
     first = round_first_seat(state, round_no)
     state.update({
@@ -152,7 +130,7 @@ def _discard_started(state: dict, event: Event) -> None:
 
 
 def _draw_pile_reshuffled(state: dict, event: Event) -> None:
-    state["draw_pile"] = reshuffled_pile(state["discard"], event.secret["chance_result"])
+    state["draw_pile"] = reshuffled_pile(state["discard"], _shuffle(event))
     state["discard"] = state["discard"][-1:]
     state["evidence"].append(event.version)
 

@@ -43,7 +43,7 @@ def name(x: int, y: int) -> str | None:
 @cache
 def neighbours(square: str) -> tuple[str, ...]:
     """The (up to) 8 squares around a square."""
-    x, y = parse(square)
+    x, y = _COORDS[square]
     out = []
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
@@ -69,7 +69,7 @@ def candidates(frm: str, movement: str | None) -> tuple:
     The path lists the squares entered, destination last. Sidewinders wrap horizontally.
     """
     out = []
-    x, y = parse(frm)
+    x, y = _COORDS[frm]
     vectors = ORTHOGONAL + (DIAGONAL if movement == "diagonal" else ())
     wrap = movement == "sidewinder"
     for dx, dy in vectors:
@@ -100,7 +100,7 @@ def judge(board: dict, blocked: frozenset, vector: tuple, path: tuple, movement:
     if dest not in board:
         return None, None
     if movement == "bulldozer" and len(path) == 1:
-        x, y = parse(dest)
+        x, y = _COORDS[dest]
         beyond = name(x + vector[0], y + vector[1])
         if beyond is None or beyond in blocked or beyond in board:
             return "push_blocked", None

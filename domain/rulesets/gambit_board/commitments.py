@@ -22,6 +22,7 @@ events just folded require, in order), from which `derived_public` and `derived_
 
 from __future__ import annotations
 
+from domain.decision import Decision
 from domain.ruleset import Event
 
 from .flow import on_board, pieces_of
@@ -83,16 +84,10 @@ def committed_public(state: dict) -> dict | None:
     return {"seat": "south" if piece[0] == "S" else "north", "piece": piece, "power_type": kind, "reason": reason}
 
 
-def slot_records(state: dict) -> list[Event]:
-    """The slot records owed after the events folded into `state` (a decide-side working copy), in order."""
-    events = []
-    while True:
-        public = committed_public(state)
-        if public is None:
-            return events
-        event = Event(COMMITTED, public, slot_secret(state, public["piece"], public["power_type"]), (public["seat"],))
-        fold_committed(state, event, None)
-        events.append(event)
+def record_owed_slots(play: Decision) -> None:
+    """Emit the slot records the events decided so far require, in order (decide side)."""
+    while (public := committed_public(play.state)) is not None:
+        play.emit(COMMITTED, public, slot_secret(play.state, public["piece"], public["power_type"]), (public["seat"],))
 
 
 def fold_committed(state: dict, event: Event, version: int | None) -> None:

@@ -1,11 +1,13 @@
-"""Seats, pieces and the flow of play in gambit-board: turns, steps owed, losses, winning.
+"""Seats, pieces and the flow of play in gambit-board: turns, the step awaited, losses, the winning conditions.
 
-Shared by `evolve` (state.py) and the bluff rulings (bluffs.py); nothing here validates.
+Shared by `evolve` (state.py), the checks of `decide` (rules.py) and the verifier hooks
+(events.py); nothing here validates, and nothing here ends the match by itself: `winner` only
+reads the state, and decide records the end (`MatchWon`) that `finish` applies.
 """
 
 from __future__ import annotations
 
-from . import board as geo
+from .board import locate, neighbours, remove_piece, row_of, undo_move
 from .powers import held
 
 SEATS = ("south", "north")
@@ -35,6 +37,28 @@ def on_board(state: dict, seat: str) -> list[str]:
     return [p for p in pieces_of(seat) if p not in state["lost"][seat]]
 
 
+def current_step(state: dict) -> str | None:
+    """The kind of step now awaited (`assign` while powers are being placed)."""
+    if state["phase"] == "assign":
+        return "assign"
+    return state["step"]["kind"] if state["step"] is not None else None
+
+
+def match_over(state: dict) -> bool:
+    """Whether the match has ended (won or resigned)."""
+    return state["result"] is not None
+
+
+def waiting_for(state: dict) -> list[str]:
+    """The seats the current step waits for: both while assigning, else the step's seat; nobody once over."""
+    if match_over(state):
+        return []
+    if state["phase"] == "assign":
+        return [s for s in SEATS if state["assignment_version"][s] is None]
+    step = state["step"]
+    return [step["seat"]] if step is not None else []
+
+
 def start_turn(state: dict, seat: str, number: int) -> None:
     """`seat` is to move; no moat zone is forbidden yet."""
     state["turn"] = {"seat": seat, "number": number, "forbidden": []}
@@ -43,10 +67,9 @@ def start_turn(state: dict, seat: str, number: int) -> None:
 
 
 def end_turn(state: dict) -> None:
-    """The window closed: check for a winner, else the turn passes."""
+    """The window closed: the turn passes."""
     state["pending"] = None
-    if not check_winner(state):
-        start_turn(state, opponent(state["turn"]["seat"]), state["turn"]["number"] + 1)
+    start_turn(state, opponent(state["turn"]["seat"]), state["turn"]["number"] + 1)
 
 
 def advance(state: dict) -> None:
@@ -66,7 +89,7 @@ def advance(state: dict) -> None:
 def far_row_count(state: dict, seat: str) -> int:
     """How many of the seat's unsat pieces stand on the opponent's home row."""
     row = HOME_ROW[opponent(seat)]
-    return sum(1 for sq, stack in state["board"].items() if geo.row_of(sq) == row and stack[-1][0] == PREFIX[seat])
+    return sum(1 for sq, stack in state["board"].items() if row_of(sq) == row and stack[-1][0] == PREFIX[seat])
 
 
 def winning_reason(state: dict, seat: str) -> str | None:
@@ -78,28 +101,37 @@ def winning_reason(state: dict, seat: str) -> str | None:
     return None
 
 
-def check_winner(state: dict) -> bool:
-    """End the game if a seat has won; both at once → the seat whose turn it is wins."""
+def last_mover(state: dict) -> str | None:
+    """The seat whose turn was played last: the one that made the newest move or detect."""
+    # Read from the claims, not the turn: when a move closes the turn, the turn has passed to the
+    # other seat before the win is declared.
+    for claim in reversed(state["claims"]):
+        if claim["kind"] in ("move", "detect"):
+            return claim["seat"]
+    return state["turn"]["seat"] if state["turn"] is not None else None
+
+
+def winner(state: dict) -> tuple[str, str] | None:
+    """(seat, reason) of the seat that has won, or None; both at once → the seat that just moved wins."""
     reasons = {s: r for s in SEATS if (r := winning_reason(state, s)) is not None}
     if not reasons:
-        return False
-    mover = state["turn"]["seat"]
-    winner = mover if mover in reasons else next(iter(reasons))
-    finish(state, winner, reasons[winner])
-    return True
+        return None
+    mover = last_mover(state)
+    seat = mover if mover in reasons else next(iter(reasons))
+    return seat, reasons[seat]
 
 
-def finish(state: dict, winner: str, reason: str) -> None:
+def finish(state: dict, winner_seat: str, reason: str) -> None:
     """Record the result; nobody acts any more."""
-    state["result"] = {"winners": [winner], "reason": reason}
+    state["result"] = {"winners": [winner_seat], "reason": reason}
     state["phase"] = "over"
     state["step"] = None
     state["queue"] = []
 
 
-def lose_piece(state: dict, piece: str, reason: str, version: int) -> None:
+def lose_piece(state: dict, piece: str, reason: str, version: int | None) -> None:
     """Remove a piece (its stack drops by one), count it lost and reveal its powers."""
-    geo.remove_piece(state["board"], piece)
+    remove_piece(state["board"], piece)
     state["lost"][seat_of(piece)].append(piece)
     state["revealed"].append({"piece": piece, "powers": held(state["powers"][piece]), "reason": reason, "version": version})
 
@@ -107,7 +139,7 @@ def lose_piece(state: dict, piece: str, reason: str, version: int) -> None:
 def send_back(state: dict) -> None:
     """A moat stood: take the move back and forbid the moat piece's zone for the rest of the turn."""
     pending = state["pending"]
-    geo.undo_move(state["board"], pending["plan"])
-    moat_square = geo.locate(state["board"])[pending["counter"]["piece"]][0]
+    undo_move(state["board"], pending["plan"])
+    moat_square = locate(state["board"])[pending["counter"]["piece"]][0]
     forbidden = state["turn"]["forbidden"]
-    forbidden.extend(sq for sq in geo.neighbours(moat_square) if sq not in forbidden)
+    forbidden.extend(sq for sq in neighbours(moat_square) if sq not in forbidden)

@@ -1,4 +1,4 @@
-"""Powers of gambit-board: the two types, dice faces, and checking a seat's secret assignment."""
+"""Powers of gambit-board: the two types, dice faces, and the assignments a seat may make."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
 from domain.choices import Choice, pair_part, pairs, sequence_of
-from domain.ruleset import RuleViolation
 
-from .board import COLUMNS, SIZE, impassable
 from .commands import AssignPowers
 
 MOVEMENT = ("diagonal", "ghost", "sidewinder", "bulldozer")
@@ -19,14 +17,8 @@ TYPES = ("movement", "action")
 MOVE_CLAIMS = frozenset(MOVEMENT + ("sitting",))
 WILD = "wild"
 DIE_SIDES = 6  # power dice and the reassignment die are six-sided
-
-
-def catalogue() -> dict:
-    """The public pieces and powers: each seat's pieces and home row, the powers by type, the boards."""
-    return {"pieces": {"south": [f"S{i}" for i in range(1, 7)], "north": [f"N{i}" for i in range(1, 7)]},
-            "home_rows": {"south": 1, "north": SIZE}, "columns": list(COLUMNS), "rows": list(range(1, SIZE + 1)),
-            "powers": {"movement": list(MOVEMENT), "action": list(ACTION)},
-            "boards": {name: sorted(impassable(name)) for name in ("standard", "bridges")}}
+# Indexed for a power known to be one (a recorded claim); `power_type` tests any name.
+POWER_TYPES = {**dict.fromkeys(MOVEMENT, "movement"), **dict.fromkeys(ACTION, "action")}
 
 
 def power_type(power: str) -> str | None:
@@ -75,35 +67,6 @@ def held(record: dict) -> list[str]:
     return [p for p in (record["movement"], record["action"]) if p is not None]
 
 
-def check_assignment(pieces: list[str], requested: dict, mode: str, dice: dict | None) -> dict:
-    """The seat's pieces mapped to their power records; RuleViolation when the request breaks a rule.
-
-    `select`: two different movement and two different action powers. `roll`: the rolled faces,
-    each wild face replaced by any power of its type.
-    """
-    out = {p: no_powers() for p in pieces}
-    chosen: dict[str, list[str]] = {"movement": [], "action": []}
-    for piece, powers in requested.items():
-        if piece not in out:
-            raise RuleViolation("unknown_piece", f"{piece!r} is not one of your pieces")
-        for power in powers:
-            kind = power_type(power)
-            if kind is None:
-                raise RuleViolation("unknown_power", f"{power!r} is not a power")
-            if out[piece][kind] is not None:
-                raise RuleViolation("invalid_assignment", f"{piece} would hold two {kind} powers")
-            out[piece][kind] = power
-            chosen[kind].append(power)
-    for kind in TYPES:
-        if len(chosen[kind]) != 2:
-            raise RuleViolation("invalid_assignment", f"assign exactly two {kind} powers")
-        if mode == "select" and len(set(chosen[kind])) != 2:
-            raise RuleViolation("invalid_assignment", f"the two {kind} powers must differ")
-        if mode == "roll" and not fits_dice(chosen[kind], dice[kind]):
-            raise RuleViolation("invalid_assignment", f"{kind} powers do not match the dice {dice[kind]}")
-    return out
-
-
 def fits_dice(chosen: list[str], faces: list[str]) -> bool:
     """Whether chosen powers are the rolled faces, wild faces filled freely."""
     missing = Counter(f for f in faces if f != WILD) - Counter(chosen)
@@ -115,9 +78,9 @@ def faces(dice: dict) -> dict:
     return {kind: [die_face(kind, r) for r in dice[kind]] for kind in TYPES}
 
 
-def type_options(kind: str, mode: str, rolled: list[str] | None) -> list[tuple[str, str]]:
+def type_options(kind: str, mode: str, rolled: list[str] | None) -> list[tuple[str, ...]]:
     """The pairs of powers of one type a seat may receive."""
-    if mode == "select":
+    if mode == "select" or rolled is None:
         return list(combinations(powers_of_type(kind), 2))
     fixed = [f for f in rolled if f != WILD]
     extra = combinations_with_replacement(powers_of_type(kind), len(rolled) - len(fixed))
@@ -131,7 +94,9 @@ def assignment_choices(pieces: list[str], mode: str, dice: dict | None) -> list[
     a choice pairs each pair with a sequence of two pieces; a piece given nothing may be left
     out or listed with no powers, and a piece's powers may come in either order.
     """
-    rolled = faces(dice) if mode == "roll" else {"movement": None, "action": None}
+    rolled: dict[str, list[str] | None] = {"movement": None, "action": None}
+    if mode == "roll" and dice is not None:
+        rolled = {**faces(dice)}
     out = []
     for movement_pair in type_options("movement", mode, rolled["movement"]):
         for action_pair in type_options("action", mode, rolled["action"]):

@@ -1,6 +1,7 @@
 """The state of a gambit-board match and `evolve`, which folds events into it without judging.
 
 The state is the organizers' truth (every power included); `view` filters it per viewer.
+Evolve applies what decide settled, the end of the match included (`MatchWon`, `Resigned`).
 Play is a sequence of steps (`state["step"]`: who must do what now) with a queue of the steps
 a bluff ruling still owes (a piece loss, a reassignment, then the turn passing or the mover
 moving again).
@@ -8,25 +9,27 @@ moving again).
 
 from __future__ import annotations
 
-from domain.ruleset import Event
+import copy
 
-from . import board as geo
-from .bluffs import apply_ruling
+from domain.ruleset import Event, config_to_dict
+
+from .board import COLUMNS, apply_move, copy_plan, undo_move
 from .commitments import (COMMITTED, fold_committed, owe, owed_after_assignment, owed_after_kamikaze,
                           owed_after_reassignment)
-from .flow import (SEATS, advance, check_winner, end_turn, finish, lose_piece, opponent, pieces_of, send_back,
-                   start_turn)
-from .powers import no_powers, power_type
+from .config import Config
+from .events import MATCH_WON
+from .flow import SEATS, advance, end_turn, finish, lose_piece, opponent, pieces_of, send_back, start_turn
+from .powers import POWER_TYPES, no_powers
 
 
-def initial_state(config: dict, seats: list[str]) -> dict:
+def initial_state(config: Config, seats: list[str]) -> dict:
     """Pieces on their home rows, no powers yet, waiting for setup."""
     board = {}
-    for i, col in enumerate(geo.COLUMNS):
+    for i, col in enumerate(COLUMNS):
         board[f"{col}1"] = [f"S{i + 1}"]
         board[f"{col}6"] = [f"N{i + 1}"]
     return {
-        "config": dict(config),
+        "config": config_to_dict(config),
         "phase": "setup",
         "version": 0,
         "first_seat": None,
@@ -67,12 +70,17 @@ def evolve(state: dict, event: Event) -> dict:
     return state
 
 
+def _secret(event: Event) -> dict:
+    """The secret of an event kind that always carries one (a die, an assignment, a detect's result)."""
+    return event.secret or {}
+
+
 def _die_rolled(state: dict, event: Event) -> None:
     pub = event.public
     dice = state["dice"][pub["seat"]]
     if dice is None or dice["attempt"] != pub["attempt"]:
         dice = state["dice"][pub["seat"]] = {"attempt": pub["attempt"], "movement": [0, 0], "action": [0, 0]}
-    dice[pub["die"]][pub["index"]] = event.secret["chance_result"]
+    dice[pub["die"]][pub["index"]] = _secret(event)["chance_result"]
 
 
 def _board_set_up(state: dict, event: Event) -> None:
@@ -82,7 +90,7 @@ def _board_set_up(state: dict, event: Event) -> None:
 
 def _powers_assigned(state: dict, event: Event) -> None:
     seat = event.public["seat"]
-    for piece, record in event.secret["assignment"].items():
+    for piece, record in _secret(event)["assignment"].items():
         state["powers"][piece] = dict(record)
     state["assignment_version"][seat] = event.version
     owe(state, *owed_after_assignment(seat))
@@ -93,8 +101,8 @@ def _powers_assigned(state: dict, event: Event) -> None:
 
 def _piece_moved(state: dict, event: Event) -> None:
     pub = event.public
-    plan = geo.copy_plan(pub["plan"])  # the state must never share objects with a recorded event
-    geo.apply_move(state["board"], plan)
+    plan = copy_plan(pub["plan"])  # the state must never share objects with a recorded event
+    apply_move(state["board"], plan)
     state["claims"].append({"version": event.version, "seat": pub["seat"], "kind": "move", "piece": plan["piece"],
                             "from": plan["from"], "to": plan["to"], "claims": list(plan["claims"])})
     if pub["needs_response"]:
@@ -120,7 +128,7 @@ def _claim_accepted(state: dict, event: Event) -> None:
 
 def _powers_detected(state: dict, event: Event) -> None:
     state["detections"][event.public["seat"]].append(
-        {"target": event.secret["target"], "powers": dict(event.secret["powers"]), "version": event.version})
+        {"target": _secret(event)["target"], "powers": dict(_secret(event)["powers"]), "version": event.version})
 
 
 def _counter_claimed(state: dict, event: Event) -> None:
@@ -152,27 +160,57 @@ def _kamikaze_accepted(state: dict, event: Event) -> None:
 def _die_for_reassignment(state: dict, event: Event) -> None:
     for step in [state["step"]] + state["queue"]:
         if step is not None and step["kind"] == "reassign" and step["roll"] is None:
-            step["roll"] = event.secret["chance_result"]
+            step["roll"] = _secret(event)["chance_result"]
             return
 
 
 def _piece_lost(state: dict, event: Event) -> None:
     lose_piece(state, event.public["piece"], "lost", event.version)
-    if not check_winner(state):
-        advance(state)
+    advance(state)
+
+
+def _bluff_ruled(state: dict, event: Event) -> None:
+    """Reveal and strip a true power or undo a false move, then owe the loss (and reassignment)."""
+    call = event.public["bluff_call"]
+    cons = call["consequences"]
+    version = event.version
+    state["rulings"].append({**copy.deepcopy(call), "version": version})
+    loss = {"kind": "lose", "seat": cons["loss_chosen_by"], "loser": cons["piece_lost_by"], "call_version": version}
+    effect = cons["effect"]
+    if call["verdict"] == "true":
+        kind = POWER_TYPES[call["power"]]
+        state["powers"][call["piece"]][kind] = None
+        state["revealed"].append({"piece": call["piece"], "powers": [call["power"]], "reason": "true_claim",
+                                  "version": version})
+        reassign = {"kind": "reassign", "seat": call["claimant"], "type": kind, "roll": None, "call_version": version}
+        state["queue"] = [loss, reassign, {"kind": "retry" if effect == "move_sent_back" else "end_turn"}]
+        if effect == "move_sent_back":
+            send_back(state)
+        elif effect == "sitter_removed":
+            lose_piece(state, cons["sitter_removed"], "kamikaze", version)
+    else:
+        if cons["move_undone"]:
+            undo_move(state["board"], state["pending"]["plan"])
+        state["queue"] = [loss, {"kind": "end_turn"}]
+    state["pending"] = None
+    advance(state)
 
 
 def _power_reassigned(state: dict, event: Event) -> None:
     seat = event.public["seat"]
-    piece, power = event.secret["piece"], event.secret["power"]
-    state["powers"][piece][power_type(power)] = power
+    piece, power = _secret(event)["piece"], _secret(event)["power"]
+    state["powers"][piece][POWER_TYPES[power]] = power
     state["assignment_version"][seat] = event.version
-    owe(state, *owed_after_reassignment(state, seat, power_type(power)))
+    owe(state, *owed_after_reassignment(state, seat, POWER_TYPES[power]))
     advance(state)
 
 
 def _power_committed(state: dict, event: Event) -> None:
     fold_committed(state, event, event.version)
+
+
+def _match_won(state: dict, event: Event) -> None:
+    finish(state, event.public["winner"], event.public["reason"])
 
 
 def _resigned(state: dict, event: Event) -> None:
@@ -193,11 +231,12 @@ _HANDLERS = {
     "KamikazeClaimed": _counter_claimed,
     "MoatAccepted": _moat_accepted,
     "KamikazeAccepted": _kamikaze_accepted,
-    "BluffRuled": apply_ruling,
+    "BluffRuled": _bluff_ruled,
     "ReassignmentDieRolled": _die_for_reassignment,
     "PieceLost": _piece_lost,
     "PowerReassigned": _power_reassigned,
     COMMITTED: _power_committed,
+    MATCH_WON: _match_won,
     "Resigned": _resigned,
 }
 

@@ -1,4 +1,4 @@
-"""What each viewer sees of a gambit-board match.
+"""What each viewer sees of a gambit-board match, and the public catalogue of pieces, powers and boards.
 
 Everyone sees the board, stacks, claims, rulings, revealed and lost pieces' powers and which
 seats have committed an assignment. A seat also sees its own pieces' powers, its own dice and
@@ -12,9 +12,17 @@ import copy
 
 from domain.ruleset import Viewer
 
-from . import board as geo
+from .board import COLUMNS, SIZE, impassable, locate
 from .flow import SEATS, far_row_count, pieces_of
-from .powers import faces
+from .powers import ACTION, MOVEMENT, faces
+
+
+def catalogue() -> dict:
+    """The public pieces and powers: each seat's pieces and home row, the powers by type, the boards."""
+    return {"pieces": {seat: pieces_of(seat) for seat in SEATS},
+            "home_rows": {"south": 1, "north": SIZE}, "columns": list(COLUMNS), "rows": list(range(1, SIZE + 1)),
+            "powers": {"movement": list(MOVEMENT), "action": list(ACTION)},
+            "boards": {name: sorted(impassable(name)) for name in ("standard", "bridges")}}
 
 
 def view(state: dict, viewer: Viewer) -> dict:
@@ -25,7 +33,7 @@ def view(state: dict, viewer: Viewer) -> dict:
         return viewer.sees_all or seat == me
 
     board = state["board"]
-    where = geo.locate(board)
+    where = locate(board)
     pieces = {}
     for seat in SEATS:
         for piece in pieces_of(seat):
@@ -41,7 +49,7 @@ def view(state: dict, viewer: Viewer) -> dict:
         "phase": state["phase"],
         "config": dict(state["config"]),
         "first_seat": state["first_seat"],
-        "impassable": sorted(geo.impassable(state["config"]["board"])),
+        "impassable": sorted(impassable(state["config"]["board"])),
         "board": {sq: list(stack) for sq, stack in sorted(board.items())},
         "pieces": pieces,
         "turn": None if state["turn"] is None else {

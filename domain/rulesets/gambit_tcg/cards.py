@@ -1,8 +1,9 @@
 """The card pool and preconstructed decks, loaded from `cards.json` and validated at import.
 
-Every card is data: type, cost, stats, keywords and effects drawn from the fixed vocabulary in
-`effects.py` (checked here against `EFFECT_PARAMS`, so a typo in the data file fails at import
-instead of mid-match). Format constants (life, deck size, caps) live here too.
+Every card is data: type, cost, stats, keywords and effects drawn from the fixed vocabulary
+(`EFFECT_PARAMS` here; effects.py reads the choices, resolution.py resolves them), checked at
+import so a typo in the data file fails there instead of mid-match. Format constants (life,
+deck size, caps) live here too.
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ EFFECT_PARAMS: dict[str, dict[str, type]] = {
     "destroy_field": {"field_kind": str},
     "boost": {"might": int, "endurance": int},
 }
-EQUIP_PARAMS = {"might": int, "endurance": int, "keywords": list}
-AURA_PARAMS = {"revealed_cost": int, "sacrifice_life": int, "own_units_endurance": int}
+EQUIP_PARAMS: dict[str, type] = {"might": int, "endurance": int, "keywords": list}
+AURA_PARAMS: dict[str, type] = {"revealed_cost": int, "sacrifice_life": int, "own_units_endurance": int}
 
 
 class CardDataError(ValueError):
@@ -147,19 +148,6 @@ def deck_problem(deck: list, pool: dict[str, dict]) -> str | None:
 
 CARDS, DECKS = load((Path(__file__).with_name("cards.json")).read_text(encoding="utf-8"))
 TRAP_IDS = tuple(card_id for card_id, card in CARDS.items() if card["type"] == "trap")
-
-
-CATALOGUE_FIELDS = ("id", "name", "color", "type", "cost", "might", "endurance", "keywords", "field_kind", "text")
-
-
-def catalogue() -> dict:
-    """The public card pool (names, types, costs, stats, keywords and text), the preconstructed decks,
-    and the format's numbers, so a client can render every card id it receives."""
-    cards = [{k: c[k] for k in CATALOGUE_FIELDS if k in c} for c in CARDS.values()]
-    decks = {name: {card_id: ids.count(card_id) for card_id in dict.fromkeys(ids)} for name, ids in DECKS.items()}
-    return {"cards": cards, "decks": decks, "types": list(TYPES), "windows": list(WINDOWS), "keywords": list(KEYWORDS),
-            "format": {"life": STARTING_LIFE, "deck_size": DECK_SIZE, "max_copies": MAX_COPIES, "max_hand": MAX_HAND,
-                       "unit_zone": UNIT_CAP, "set_zone": SET_CAP}}
 
 
 def card(card_id: str) -> dict:

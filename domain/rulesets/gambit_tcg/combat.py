@@ -14,9 +14,12 @@ from domain.choices import Choice, pair_part, pairs, sequence_of
 from domain.ruleset import RuleViolation
 
 from .commands import AssignBlockers
-from .effects import keywords, might
-from .phases import Script, attack_candidates, begin_phase, open_window
+from .effects import keywords
+from .events import combat_public
+from .phases import attack_candidates
+from .scratch import TcgDecision
 from .state import find_unit, opponent
+from .turns import begin_phase, open_window
 
 
 def check_attack(state: dict, seat: str, attackers: tuple[str, ...], target: str | None) -> str:
@@ -36,23 +39,23 @@ def check_attack(state: dict, seat: str, attackers: tuple[str, ...], target: str
     return target
 
 
-def declare_attack(script: Script, seat: str, attackers: tuple[str, ...], target: str) -> None:
+def declare_attack(decision: TcgDecision, seat: str, attackers: tuple[str, ...], target: str) -> None:
     """Declare the attack; it opens the attack_declared window (or goes straight on)."""
-    script.emit("AttackDeclared", {"seat": seat, "target": target, "attackers": list(attackers)})
+    decision.emit("AttackDeclared", {"seat": seat, "target": target, "attackers": list(attackers)})
     if not attackers:
-        begin_phase(script, "main2")
+        begin_phase(decision, "main2")
         return
-    if not open_window(script, "attack_declared"):
-        after_attack_window(script)
+    if not open_window(decision, "attack_declared"):
+        after_attack_window(decision)
 
 
-def after_attack_window(script: Script) -> None:
+def after_attack_window(decision: TcgDecision) -> None:
     """After the attack_declared window: ask for blockers if the defender has units, else resolve."""
-    combat = script.state["combat"]
-    if combat["attackers"] and script.state["players"][combat["target"]]["units"]:
-        script.emit("BlocksAwaited", {"seat": combat["target"], "attackers": list(combat["attackers"])})
+    combat = decision.state["combat"]
+    if combat["attackers"] and decision.state["players"][combat["target"]]["units"]:
+        decision.emit("BlocksAwaited", {"seat": combat["target"], "attackers": list(combat["attackers"])})
     else:
-        resolve_combat(script)
+        resolve_combat(decision)
 
 
 def guard_ok(state: dict, defender: str, attackers: list[str], blocks: dict[str, str]) -> bool:
@@ -93,32 +96,14 @@ def block_choices(state: dict, seat: str) -> list[Choice]:
     return out
 
 
-def assign_blockers(script: Script, seat: str, blocks: dict[str, str]) -> None:
+def assign_blockers(decision: TcgDecision, seat: str, blocks: dict[str, str]) -> None:
     """Record the blocks and resolve the combat."""
-    script.emit("BlockersAssigned", {"seat": seat, "blocks": dict(blocks)})
-    resolve_combat(script)
+    decision.emit("BlockersAssigned", {"seat": seat, "blocks": dict(blocks)})
+    resolve_combat(decision)
 
 
-def combat_public(state: dict) -> dict:
-    """The damage a combat deals: blocked pairs trade Might, unblocked (unmuted) attackers hit the player."""
-    combat = state["combat"]
-    by_attacker = {a: b for b, a in combat["blocks"].items()}
-    unit_damage, player = [], 0
-    for attacker in combat["attackers"]:
-        _, unit = find_unit(state, attacker)
-        power = 0 if attacker in combat["muted"] else might(state, unit)
-        blocker = by_attacker.get(attacker)
-        if blocker is None:
-            player += power
-            continue
-        unit_damage.append({"unit": blocker, "amount": power, "source": attacker})
-        unit_damage.append({"unit": attacker, "amount": might(state, find_unit(state, blocker)[1]), "source": blocker})
-    return {"seat": combat["seat"], "target": combat["target"], "unit_damage": unit_damage,
-            "player_damage": {combat["target"]: player} if player else {}}
-
-
-def resolve_combat(script: Script) -> None:
+def resolve_combat(decision: TcgDecision) -> None:
     """Blocked pairs trade Might for damage; unblocked attackers hit the player; then Main 2."""
-    script.emit("CombatResolved", combat_public(script.state))
-    script.settle()
-    begin_phase(script, "main2")
+    decision.emit("CombatResolved", combat_public(decision.state))
+    decision.settle()
+    begin_phase(decision, "main2")

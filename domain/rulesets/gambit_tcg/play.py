@@ -11,10 +11,12 @@ from domain.choices import subset_of, union_of
 from domain.ruleset import RuleViolation
 
 from .cards import CARDS, ENERGY_CAP, UNIT_CAP, energy_value
-from .effects import check_choices, pay_sacrifice_costs, pending_spell_public, play_cost, resolve
-from .hidden import opened_secret
-from .phases import Script, open_window
-from .state import find_set, find_unit, opponent
+from .effects import CHOICE_FIELDS, check_choices, play_cost
+from .events import opened_secret, pending_spell_public, played_public
+from .resolution import pay_sacrifice_costs, resolve
+from .scratch import TcgDecision
+from .state import find_unit, opponent, source_of
+from .turns import open_window
 
 
 # ----- payment --------------------------------------------------------------------------------
@@ -94,11 +96,6 @@ def payment_domains(state: dict, seat: str, cost: int, playing: str) -> list[dic
     return out
 
 
-def paid_record(state: dict, energy: tuple[str, ...], discard: tuple[str, ...]) -> dict:
-    """The public record of a payment (discarded cards are face up)."""
-    return {"energy": list(energy), "discard": [{"card": c, "id": state["cards"][c]} for c in discard]}
-
-
 # ----- energize -------------------------------------------------------------------------------
 
 def check_energize(state: dict, seat: str, card: str) -> None:
@@ -112,23 +109,13 @@ def check_energize(state: dict, seat: str, card: str) -> None:
         raise RuleViolation("energy_zone_full", f"the Energy Zone holds {ENERGY_CAP} cards")
 
 
-def energize(script: Script, seat: str, card: str) -> None:
+def energize(decision: TcgDecision, seat: str, card: str) -> None:
     """Move a hand card face up to the Energy Zone."""
-    card_id = script.state["cards"][card]
-    script.emit("CardEnergized", {"seat": seat, "card": card, "id": card_id, "value": energy_value(card_id)})
+    card_id = decision.state["cards"][card]
+    decision.emit("CardEnergized", {"seat": seat, "card": card, "id": card_id, "value": energy_value(card_id)})
 
 
 # ----- playing a card -------------------------------------------------------------------------
-
-def source_of(state: dict, seat: str, card: str) -> tuple[str, dict | None]:
-    """Where a card of `seat` may be played from: ("hand", None) or ("set", entry); RuleViolation otherwise."""
-    if card in state["players"][seat]["hand"]:
-        return "hand", None
-    owner, entry = find_set(state, card)
-    if owner == seat:
-        return "set", entry
-    raise RuleViolation("card_not_in_hand", f"{card!r} is not in your hand or Set Zone")
-
 
 def check_play(state: dict, seat: str, card: str, choices: dict) -> tuple[str, dict | None, int]:
     """Raise RuleViolation unless `seat` may play `card` with `choices`; return (source, set entry, cost)."""
@@ -177,56 +164,42 @@ def item_hosts(state: dict, seat: str, card: str) -> list[str]:
     return [u["card"] for s in seats for u in state["players"][s]["units"] if u["item"] is None]
 
 
-def play_card(script: Script, seat: str, card: str, choices: dict, energy: tuple, discard: tuple,
+def play_card(decision: TcgDecision, seat: str, card: str, choices: dict, energy: tuple, discard: tuple,
               source: str, entry: dict | None, cost: int) -> None:
     """Pay and play: a unit enters (when-played effects, then the unit_played window); a spell
     waits in the spell_activated window; an item is equipped; a field card replaces the old one."""
-    state = script.state
+    state = decision.state
     public = played_public(state, seat, card, choices, energy, discard)
     kind = public["type"]
-    face_down = entry is not None and not entry["revealed"]
-    opens = (entry["set_version"],) if face_down else ()
-    secret = opened_secret(state, card) if face_down else None
-    version = script.emit("CardPlayed", public, secret=secret, audience=() if face_down else None,
-                          opens=opens)
-    if kind == "unit":
-        resolve(script, seat, card, choices, play_version=version)
-        script.settle()
-        open_window(script, "unit_played")
-    elif kind == "spell":
-        pay_sacrifice_costs(script, seat, card, choices)
-        script.settle()
-        if not open_window(script, "spell_activated"):
-            resolve_pending_spell(script)
+    if entry is not None and not entry["revealed"]:
+        # Flipping a face-down card opens its set commitment; its identity stays organizers' until the end.
+        version = decision.emit("CardPlayed", public, secret=opened_secret(state, card), audience=(),
+                                opens=(entry["set_version"],))
     else:
-        script.settle()
+        version = decision.emit("CardPlayed", public)
+    if kind == "unit":
+        resolve(decision, seat, card, choices, play_version=version)
+        decision.settle()
+        open_window(decision, "unit_played")
+    elif kind == "spell":
+        pay_sacrifice_costs(decision, seat, card, choices)
+        decision.settle()
+        if not open_window(decision, "spell_activated"):
+            resolve_pending_spell(decision)
+    else:
+        decision.settle()
 
 
-def played_public(state: dict, seat: str, card: str, choices: dict, energy, discard) -> dict:
-    """The public part of playing a card: what it is, where from, its cost, the payment shown, a field replaced."""
-    source, entry = source_of(state, seat, card)
-    card_id = state["cards"][card]
-    kind = CARDS[card_id]["type"]
-    public = {"seat": seat, "card": card, "id": card_id, "type": kind, "from": source,
-              "cost": play_cost(state, card, entry is not None and entry["revealed"]),
-              "paid": paid_record(state, energy, discard), "target": choices.get("target"),
-              "choices": {k: v for k, v in choices.items() if v is not None}}
-    if kind == "field" and state["field"] is not None:
-        old = state["field"]
-        public["replaced"] = {"card": old["card"], "id": state["cards"][old["card"]], "owner": old["owner"]}
-    return public
-
-
-def resolve_pending_spell(script: Script) -> None:
+def resolve_pending_spell(decision: TcgDecision) -> None:
     """Resolve the spell waiting on the stack (unless a trap nullified it), then to the graveyard."""
-    pending = script.state["pending_spell"]
+    pending = decision.state["pending_spell"]
     if pending is None:
         return
-    resolve(script, pending["seat"], pending["card"], _full(pending["choices"]), play_version=pending["version"])
-    script.emit("SpellResolved", pending_spell_public(script.state))
-    script.settle()
+    resolve(decision, pending["seat"], pending["card"], _full(pending["choices"]), play_version=pending["version"])
+    decision.emit("SpellResolved", pending_spell_public(decision.state))
+    decision.settle()
 
 
 def _full(choices: dict) -> dict:
-    from .effects import CHOICE_FIELDS
+    """A pending spell's choices with every field present (its record keeps only the set ones)."""
     return {f: choices.get(f) for f in CHOICE_FIELDS}

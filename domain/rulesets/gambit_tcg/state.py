@@ -1,4 +1,7 @@
-"""The state of a gambit-tcg match and `evolve`, which folds one recorded event into it.
+"""The state of a gambit-tcg match, the lookups every module reads it with, and `evolve`.
+
+`evolve` folds one recorded event into the state with one evolver per kind; it applies what
+decide decided (a loss, the turn limit) and never checks a rule itself.
 
 State (plain JSON; it is the organizer's truth, views filter it):
 - `cards` {instance: card id}: every physical card; instances are `<seat>-NN`, numbered by
@@ -16,9 +19,7 @@ State (plain JSON; it is the organizer's truth, views filter it):
 
 from __future__ import annotations
 
-import json
-
-from domain.ruleset import Event, config_to_dict
+from domain.ruleset import Event, RuleViolation, config_to_dict
 
 from .cards import SEATS, STARTING_LIFE
 
@@ -33,11 +34,6 @@ def initial_state(config, seats: list[str]) -> dict:
                         "energy": [], "units": [], "graveyard": [], "exile": [], "energized": False}
                     for s in seats},
     }
-
-
-def fast_copy(state: dict) -> dict:
-    """An independent copy of a plain-JSON state."""
-    return json.loads(json.dumps(state))
 
 
 def owner_of(instance: str) -> str:
@@ -79,6 +75,32 @@ def find_set(state: dict, instance: str) -> tuple[str, dict] | tuple[None, None]
             if entry["card"] == instance:
                 return seat, entry
     return None, None
+
+
+def unit_in_play(state: dict, instance: str) -> dict:
+    """The entry of a unit the rules know is in play (KeyError if it is not: a record that cannot replay)."""
+    _, unit = find_unit(state, instance)
+    if unit is None:
+        raise KeyError(instance)
+    return unit
+
+
+def set_entry(state: dict, instance: str) -> tuple[str, dict]:
+    """(owner, set entry) of a card the rules know is set (KeyError if it is not: a record that cannot replay)."""
+    owner, entry = find_set(state, instance)
+    if owner is None or entry is None:
+        raise KeyError(instance)
+    return owner, entry
+
+
+def source_of(state: dict, seat: str, card: str) -> tuple[str, dict | None]:
+    """Where a card of `seat` may be played from: ("hand", None) or ("set", entry); RuleViolation otherwise."""
+    if card in state["players"][seat]["hand"]:
+        return "hand", None
+    owner, entry = find_set(state, card)
+    if owner == seat:
+        return "set", entry
+    raise RuleViolation("card_not_in_hand", f"{card!r} is not in your hand or Set Zone")
 
 
 def _remove_unit(state: dict, instance: str) -> None:

@@ -14,10 +14,11 @@ from __future__ import annotations
 from domain.ruleset import RuleViolation
 
 from .cards import CARDS, SET_CAP, WINDOWS
-from .effects import check_choices, play_cost, resolve
-from .hidden import opened_secret, set_public, set_secret
-from .phases import Script, after_response
-from .play import paid_record
+from .effects import check_choices, play_cost
+from .events import activated_public, opened_secret, set_public, set_secret
+from .resolution import resolve
+from .responses import after_response
+from .scratch import TcgDecision
 from .state import find_set
 
 
@@ -38,11 +39,11 @@ def check_set(state: dict, seat: str, card: str, window: str | None) -> None:
         raise RuleViolation("window_not_allowed", "only a trap is set with a trigger window")
 
 
-def set_card(script: Script, seat: str, card: str, window: str | None, free: bool = False) -> None:
+def set_card(decision: TcgDecision, seat: str, card: str, window: str | None, free: bool = False) -> None:
     """Set a card face down: public that a card was set, secret what it is and its window."""
-    state = script.state
-    script.emit("CardSet", set_public(state, seat, card, free), secret=set_secret(state, card, window),
-                audience=(seat,))
+    state = decision.state
+    decision.emit("CardSet", set_public(state, seat, card, free), secret=set_secret(state, card, window),
+                  audience=(seat,))
 
 
 def check_activation(state: dict, seat: str, card: str, choices: dict, acting: list[str]) -> tuple[dict, int]:
@@ -51,7 +52,7 @@ def check_activation(state: dict, seat: str, card: str, choices: dict, acting: l
     if window is None:
         raise RuleViolation("no_open_window", "traps are activated only in a trap window")
     owner, entry = find_set(state, card)
-    if owner != seat:
+    if entry is None or owner != seat:
         raise RuleViolation("card_not_set", f"{card!r} is not in your Set Zone")
     if CARDS[state["cards"][card]]["type"] != "trap":
         raise RuleViolation("not_a_trap", "only traps are activated in a window")
@@ -65,24 +66,13 @@ def check_activation(state: dict, seat: str, card: str, choices: dict, acting: l
     return entry, play_cost(state, card, entry["revealed"])
 
 
-def activated_public(state: dict, card: str, choices: dict, energy, discard) -> dict:
-    """The public part of a trap's activation: its owner, what it is, the window and turn it was set for, its cost."""
-    seat, entry = find_set(state, card)
-    public = {"seat": seat, "card": card, "id": state["cards"][card], "type": "trap", "window": entry["window"],
-              "set_version": entry["set_version"], "set_turn": entry["set_turn"], "turn": state["turn"],
-              "on_turn_of": state["active"], "cost": play_cost(state, card, entry["revealed"]),
-              "paid": paid_record(state, energy, discard),
-              "choices": {k: v for k, v in choices.items() if v is not None}}
-    return public
-
-
-def activate_trap(script: Script, seat: str, card: str, choices: dict, energy: tuple, discard: tuple,
+def activate_trap(decision: TcgDecision, seat: str, card: str, choices: dict, energy: tuple, discard: tuple,
                   entry: dict, cost: int) -> None:
     """Pay, open the set commitment, resolve the trap; the seat keeps the window while it may respond."""
-    state = script.state
+    state = decision.state
     public = activated_public(state, card, choices, energy, discard)
-    version = script.emit("TrapActivated", public, secret=opened_secret(state, card), audience=(),
-                          opens=(entry["set_version"],))
-    resolve(script, seat, card, choices, play_version=version)
-    script.settle()
-    after_response(script, seat)
+    version = decision.emit("TrapActivated", public, secret=opened_secret(state, card), audience=(),
+                            opens=(entry["set_version"],))
+    resolve(decision, seat, card, choices, play_version=version)
+    decision.settle()
+    after_response(decision, seat)

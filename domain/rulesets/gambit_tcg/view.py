@@ -4,6 +4,7 @@ A seat: its hand, deck list, own set cards with their declared windows, everythi
 counts of every hidden zone. The opponent and spectators: face-down cards as `hidden` with the
 version of the record holding their commitment; hand and deck sizes; everything face up.
 `sees_all` (organizers, anyone after the end): everything, the deck order included.
+`catalogue` is the public card pool and format a client renders every card id with.
 """
 
 from __future__ import annotations
@@ -12,10 +13,23 @@ import copy
 
 from domain.ruleset import Viewer
 
-from .cards import CARDS
+from .cards import (CARDS, DECK_SIZE, DECKS, KEYWORDS, MAX_COPIES, MAX_HAND, SET_CAP, STARTING_LIFE, TYPES, UNIT_CAP,
+                    WINDOWS)
 from .effects import endurance, keywords, might
+from .legal import to_act
 from .phases import attack_candidates
-from .rules import to_act
+
+CATALOGUE_FIELDS = ("id", "name", "color", "type", "cost", "might", "endurance", "keywords", "field_kind", "text")
+
+
+def catalogue() -> dict:
+    """The public card pool (names, types, costs, stats, keywords and text), the preconstructed decks,
+    and the format's numbers, so a client can render every card id it receives."""
+    cards = [{k: c[k] for k in CATALOGUE_FIELDS if k in c} for c in CARDS.values()]
+    decks = {name: {card_id: ids.count(card_id) for card_id in dict.fromkeys(ids)} for name, ids in DECKS.items()}
+    return {"cards": cards, "decks": decks, "types": list(TYPES), "windows": list(WINDOWS), "keywords": list(KEYWORDS),
+            "format": {"life": STARTING_LIFE, "deck_size": DECK_SIZE, "max_copies": MAX_COPIES, "max_hand": MAX_HAND,
+                       "unit_zone": UNIT_CAP, "set_zone": SET_CAP}}
 
 
 def _face(state: dict, instance: str) -> dict:

@@ -4,13 +4,15 @@ Card ids carry their deck: `P.10H` is the Ten of Hearts of the Pilot Deck, `C.AS
 Spades of the Coach Deck, `P.JK1`/`P.JK2` the Pilot Deck's Jokers. A deck's `draw` list has its
 top at index 0; its `trash` has its top last; `omens` lists its Jokers set out beside it.
 
-Decide-side helpers (`settle`, `draw_cards`, `take_top`, `mill`) emit events through a `Sim`;
-evolve-side helpers (`apply_*`) move cards in the state and never validate.
+Decide-side helpers (`settle`, `shuffle`, `draw_cards`, `mill`) emit events on decide's scratch pad
+(`domain.decision.Decision`); evolve-side helpers (`apply_*`) move cards in the state and never validate.
 """
 
 from __future__ import annotations
 
-from .commands import COACH
+from domain.decision import Decision
+
+from .config import COACH
 
 DECKS = ("pilot", "coach")
 PREFIX = {"pilot": "P", "coach": "C"}
@@ -29,16 +31,6 @@ def deck_cards(deck: str) -> list[str]:
 
 
 ALL_CARDS: frozenset[str] = frozenset(deck_cards("pilot") + deck_cards("coach"))
-
-
-def catalogue() -> dict:
-    """The public card lists of both decks: each card id with its rank and suit, or marked as a Joker."""
-    def entry(card: str) -> dict:
-        if is_joker(card):
-            return {"id": card, "joker": True}
-        return {"id": card, "rank": card[2:-1], "suit": card[-1], "value": rank(card)}
-    return {"decks": {deck: [entry(card) for card in deck_cards(deck)] for deck in DECKS},
-            "suit_order": sorted(SUITS, key=lambda s: -SUIT_VALUE[s])}
 
 
 def deck_for(seat: str) -> str:
@@ -111,7 +103,7 @@ def excess(card: str, over: str) -> int:
     return rank(card) - rank(over)
 
 
-# ----- evolve side ------------------------------------------------------------------------------
+# ----- evolve side --------------------------------------------------------------------------------
 
 def new_decks() -> dict:
     """Both decks before the first shuffle: everything in canonical order, nothing in play."""
@@ -148,7 +140,7 @@ def to_trash(state: dict, card: str) -> None:
     state["decks"][deck_of(card)]["trash"].append(card)
 
 
-# ----- decide side ------------------------------------------------------------------------------
+# ----- decide side --------------------------------------------------------------------------------
 
 def omen_on_top(state: dict, deck: str) -> str | None:
     """The Joker on top of a deck, to be set out as an Omen; None when the top is not a Joker."""
@@ -156,15 +148,15 @@ def omen_on_top(state: dict, deck: str) -> str | None:
     return d[0] if d and is_joker(d[0]) else None
 
 
-def settle(sim, deck: str) -> None:
+def settle(pad: Decision, deck: str) -> None:
     """Set out any Joker on top of the deck as an Omen, and reshuffle the Trash into an empty deck."""
     while True:
-        d = sim.state["decks"][deck]
-        omen = omen_on_top(sim.state, deck)
+        d = pad.state["decks"][deck]
+        omen = omen_on_top(pad.state, deck)
         if omen is not None:
-            sim.emit("OmenRevealed", {"deck": deck, "card": omen})
+            pad.emit("OmenRevealed", {"deck": deck, "card": omen})
         elif not d["draw"] and d["trash"]:
-            shuffle(sim, deck, "trash_reshuffled")
+            shuffle(pad, deck, "trash_reshuffled")
         else:
             return
 
@@ -189,11 +181,11 @@ def shuffle_public(state: dict, deck: str, reason: str) -> dict:
     return {"deck": deck, "reason": reason, "size": n, "chance": {"draw": "permutation", "n": n}}
 
 
-def shuffle(sim, deck: str, reason: str) -> None:
+def shuffle(pad: Decision, deck: str, reason: str) -> None:
     """Shuffle a deck (with its Trash, and its returning Jokers) from the match's randomness."""
-    public = shuffle_public(sim.state, deck, reason)
-    drawn = sim.chance.permutation(sim.purpose(f"shuffle-{deck}"), public["chance"]["n"])
-    sim.emit_chance("DeckShuffled", drawn, {k: v for k, v in public.items() if k != "chance"})
+    public = shuffle_public(pad.state, deck, reason)
+    drawn = pad.chance.permutation(pad.purpose(f"shuffle-{deck}"), public["chance"]["n"])
+    pad.emit_chance("DeckShuffled", drawn, {k: v for k, v in public.items() if k != "chance"})
 
 
 def drawn_secret(state: dict, deck: str, count: int) -> dict:
@@ -210,23 +202,23 @@ def draw_run(state: dict, deck: str, wanted: int) -> int:
     return run
 
 
-def draw_cards(sim, seat: str, deck: str, count: int, why: str, threat: str | None = None) -> int:
+def draw_cards(pad: Decision, seat: str, deck: str, count: int, why: str, threat: str | None = None) -> int:
     """Draw `count` cards into a hand (or onto a Threat's stack), setting out Omens on the way.
 
     Returns how many were drawn: fewer when the deck and its Trash run dry.
     """
     drawn = 0
     while drawn < count:
-        settle(sim, deck)
-        run = draw_run(sim.state, deck, count - drawn)
+        settle(pad, deck)
+        run = draw_run(pad.state, deck, count - drawn)
         if run == 0:
             break
         public = {"seat": seat, "deck": deck, "count": run, "why": why}
         if threat is not None:
             public["threat"] = threat
-        sim.emit("ThreatStackDealt" if threat else "CardsDrawn", public, drawn_secret(sim.state, deck, run), (seat,))
+        pad.emit("ThreatStackDealt" if threat else "CardsDrawn", public, drawn_secret(pad.state, deck, run), (seat,))
         drawn += run
-    settle(sim, deck)
+    settle(pad, deck)
     return drawn
 
 
@@ -236,12 +228,12 @@ def top_card(state: dict, deck: str) -> str | None:
     return d[0] if d and not is_joker(d[0]) else None
 
 
-def mill(sim, deck: str, count: int, why: str) -> None:
+def mill(pad: Decision, deck: str, count: int, why: str) -> None:
     """Send cards from the top of a deck face up to its Trash, one at a time (Omens set out between)."""
     for _ in range(count):
-        settle(sim, deck)
-        card = top_card(sim.state, deck)
+        settle(pad, deck)
+        card = top_card(pad.state, deck)
         if card is None:
             break
-        sim.emit("CardMilled", {"deck": deck, "card": card, "why": why})
-    settle(sim, deck)
+        pad.emit("CardMilled", {"deck": deck, "card": card, "why": why})
+    settle(pad, deck)

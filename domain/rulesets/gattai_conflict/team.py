@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 
-from .commands import COACH, STATS
+from .commands import STATS
+from .config import COACH
 
 HARMONY_NAMES = {1: "Red", 2: "Orange", 3: "Yellow", 4: "Green", 5: "Blue", 6: "Indigo", 7: "Violet"}
 
@@ -86,6 +87,11 @@ def decider(state: dict, t: dict) -> str | None:
     return None
 
 
+def pending(state: dict) -> str | None:
+    """The pilot whose answer the front trigger waits for, if any."""
+    return decider(state, state["queue"][0]) if state["queue"] else None
+
+
 def resolve_options(state: dict, t: dict) -> list[tuple[bool, str | None]]:
     """The answers the aimed-at pilot may give: spend a buffer, or take it (naming a stat for +Trauma)."""
     gauge = state["team"][t["target"]]
@@ -99,7 +105,7 @@ def resolve_options(state: dict, t: dict) -> list[tuple[bool, str | None]]:
     return out
 
 
-# ----- evolve side ------------------------------------------------------------------------------
+# ----- evolve side --------------------------------------------------------------------------------
 
 def apply_resolved(state: dict, public: dict) -> None:
     """Apply the trigger at the front of the queue as the `TriggerResolved` event says."""

@@ -1,4 +1,4 @@
-"""`view`: the conflict as one viewer may see it.
+"""`view`: the conflict as one viewer may see it; `catalogue`: the public card lists of both decks.
 
 A seat sees its own hand and its own sealed cards; everyone sees what is face up (Piles, Trash,
 Omens, revealed cards), gauges, scores, Payloads, hand and deck sizes, and which sealed plays
@@ -12,9 +12,10 @@ import copy
 
 from domain.ruleset import Viewer
 
-from .commands import COACH
-from .flow import pending, to_act
-from .team import HARMONY_NAMES, max_hand
+from .cards import DECKS, SUITS, SUIT_VALUE, deck_cards, is_joker, rank
+from .config import COACH
+from .legal import to_act
+from .team import HARMONY_NAMES, max_hand, pending
 from .throwdown import strike
 
 STAGE_NAMES = {1: "Confrontation", 2: "Struggle", 3: "Final Attack", 4: "Rumble I", 5: "Rumble II",
@@ -75,3 +76,13 @@ def _throwdown(state: dict) -> dict | None:
     out["winning_card"] = td["piles"][-1]["cards"][-1]["card"] if td["piles"] else None
     out["coach"] = COACH
     return out
+
+
+def catalogue() -> dict:
+    """The public card lists of both decks: each card id with its rank and suit, or marked as a Joker."""
+    def entry(card: str) -> dict:
+        if is_joker(card):
+            return {"id": card, "joker": True}
+        return {"id": card, "rank": card[2:-1], "suit": card[-1], "value": rank(card)}
+    return {"decks": {deck: [entry(card) for card in deck_cards(deck)] for deck in DECKS},
+            "suit_order": sorted(SUITS, key=lambda s: -SUIT_VALUE[s])}

@@ -1,4 +1,4 @@
-"""`view`: the table as one viewer may see it.
+"""`view`: the table as one viewer may see it; `catalogue`: the public deck.
 
 A face-down card shows only its tokens (tokens are public) unless the viewer may know it: a
 seat knows the cards in its `seen` set (shown only with `memory_aid`), organizers and everyone
@@ -8,9 +8,16 @@ the face.
 
 from __future__ import annotations
 
+from domain.decision import fast_copy
 from domain.ruleset import Viewer
 
-from .cards import ABILITIES, FACE
+from .cards import ABILITIES, CARD_IDS, FACE, GRID_SLOTS
+
+
+def catalogue() -> dict:
+    """The public deck: every card id with its face value, and the ability of each special face."""
+    return {"cards": [{"id": card, "face": FACE[card]} for card in CARD_IDS],
+            "abilities": {str(face): name for face, name in ABILITIES.items()}, "grid_slots": GRID_SLOTS}
 
 
 def _card(card: str, tokens: int, known: bool) -> dict:
@@ -57,17 +64,10 @@ def view(state: dict, viewer: Viewer) -> dict:
         "target_score": state["config"]["target_score"],
         "caller_penalty": state["config"]["caller_penalty"],
         "memory_aid": state["config"]["memory_aid"],
-        "last_round": None if state["last_round"] is None else _copy(state["last_round"]),
+        "last_round": None if state["last_round"] is None else fast_copy(state["last_round"]),
         "rounds_played": len(state["history"]),
     }
     if all_known:
         out["draw_pile"] = [{"card": c, "face": FACE[c]} for c in state["draw_pile"]]
     return out
 
-
-def _copy(value):
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value

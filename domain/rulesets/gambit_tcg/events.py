@@ -1,4 +1,8 @@
-"""The secrets of gambit-tcg and the public parts the state fixes, built once for `decide`/`setup` and the verifier.
+"""The parts of gambit-tcg's events, built once for `decide`/`setup` and the verifier's hooks.
+
+Every public or secret part that follows from the state is built by one function here; decide
+and setup emit what it returns, and `derived_secret`/`derived_public` hand the verifier the
+same values for a recorded event, so the two can never disagree.
 
 Which part of each secret the rules fix (`derived_secret`), and which is a seat's choice:
 - DeckRegistered: a preconstructed deck's list is the rules page's; a custom list is the seat's.
@@ -24,7 +28,9 @@ from __future__ import annotations
 from domain.ruleset import Event
 
 from .cards import CARDS, DECK_SIZE, DECKS, MAX_HAND, OPENING_HAND, SEATS, STARTING_LIFE, energy_value
-from .state import active_on, find_set, ready_turn
+from .effects import might, play_cost
+from .phases import window_responders
+from .state import active_on, find_set, ready_turn, set_entry, source_of, unit_in_play
 
 
 def deck_secret(deck_name: str | None, cards: list[str]) -> dict:
@@ -100,6 +106,103 @@ def opened_secret(state: dict, card: str) -> dict:
     _, entry = find_set(state, card)
     return {"card": card, "id": state["cards"][card], "window": None if entry is None else entry["window"]}
 
+def turn_limit_public(state: dict) -> dict:
+    """The public part of reaching the turn limit: the life totals and the one seat with the most (or none)."""
+    life = {s: state["players"][s]["life"] for s in state["seats"]}
+    best = max(life.values())
+    winners = [s for s in state["seats"] if life[s] == best]
+    return {"turn_limit": state["config"]["turn_limit"], "life": life, "winners": winners if len(winners) == 1 else []}
+
+
+def window_opened_public(state: dict) -> dict:
+    """What opening a trap window now fixes: the seats it asks (public facts only), the turn, the seat on turn."""
+    return {"responders": window_responders(state), "turn": state["turn"], "active": state["active"]}
+
+
+def paid_record(state: dict, energy, discard) -> dict:
+    """The public record of a payment (discarded cards are face up)."""
+    return {"energy": list(energy), "discard": [{"card": c, "id": state["cards"][c]} for c in discard]}
+
+
+def played_public(state: dict, seat: str, card: str, choices: dict, energy, discard) -> dict:
+    """The public part of playing a card: what it is, where from, its cost, the payment shown, a field replaced."""
+    source, entry = source_of(state, seat, card)
+    card_id = state["cards"][card]
+    kind = CARDS[card_id]["type"]
+    public = {"seat": seat, "card": card, "id": card_id, "type": kind, "from": source,
+              "cost": play_cost(state, card, entry is not None and entry["revealed"]),
+              "paid": paid_record(state, energy, discard), "target": choices.get("target"),
+              "choices": {k: v for k, v in choices.items() if v is not None}}
+    if kind == "field" and state["field"] is not None:
+        old = state["field"]
+        public["replaced"] = {"card": old["card"], "id": state["cards"][old["card"]], "owner": old["owner"]}
+    return public
+
+
+def activated_public(state: dict, card: str, choices: dict, energy, discard) -> dict:
+    """The public part of a trap's activation: its owner, what it is, the window and turn it was set for, its cost."""
+    seat, entry = set_entry(state, card)
+    return {"seat": seat, "card": card, "id": state["cards"][card], "type": "trap", "window": entry["window"],
+            "set_version": entry["set_version"], "set_turn": entry["set_turn"], "turn": state["turn"],
+            "on_turn_of": state["active"], "cost": play_cost(state, card, entry["revealed"]),
+            "paid": paid_record(state, energy, discard),
+            "choices": {k: v for k, v in choices.items() if v is not None}}
+
+
+def pending_spell_public(state: dict) -> dict:
+    """The spell waiting on the stack, as its resolution or nullification shows it: seat, card, what it is."""
+    pending = state["pending_spell"]
+    return {"seat": pending["seat"], "card": pending["card"], "id": state["cards"][pending["card"]]}
+
+
+def revealed_public(state: dict, target: str) -> dict:
+    """What revealing a face-down set card shows: its owner, what it is, a trap's window, when it was set."""
+    owner, entry = set_entry(state, target)
+    target_id = state["cards"][target]
+    target_type = CARDS[target_id]["type"]
+    return {"owner": owner, "card": target, "id": target_id, "type": target_type,
+            "window": entry["window"] if target_type == "trap" else None, "set_version": entry["set_version"]}
+
+
+def field_public(state: dict) -> dict:
+    """The field card in play, as its destruction shows it: the card, what it is, its owner."""
+    field = state["field"]
+    return {"card": field["card"], "id": state["cards"][field["card"]], "owner": field["owner"]}
+
+
+def sacrificed_public(state: dict, victim: str) -> dict:
+    """What sacrificing a unit shows: what it is and the item that goes with it."""
+    unit = unit_in_play(state, victim)
+    return {"unit": victim, "id": state["cards"][victim], "item": unit["item"]}
+
+
+def destroyed_public(state: dict, unit: str) -> dict | None:
+    """What destroying a unit in play shows: the unit, what it is, its controller and its item; None if not in play."""
+    for seat in state["seats"]:
+        for entry in state["players"][seat]["units"]:
+            if entry["card"] == unit:
+                item = entry["item"]
+                return {"unit": unit, "id": state["cards"][unit], "controller": seat, "item": item,
+                        "item_id": state["cards"][item] if item else None}
+    return None
+
+
+def combat_public(state: dict) -> dict:
+    """The damage a combat deals: blocked pairs trade Might, unblocked (unmuted) attackers hit the player."""
+    combat = state["combat"]
+    by_attacker = {a: b for b, a in combat["blocks"].items()}
+    unit_damage, player = [], 0
+    for attacker in combat["attackers"]:
+        power = 0 if attacker in combat["muted"] else might(state, unit_in_play(state, attacker))
+        blocker = by_attacker.get(attacker)
+        if blocker is None:
+            player += power
+            continue
+        unit_damage.append({"unit": blocker, "amount": power, "source": attacker})
+        unit_damage.append({"unit": attacker, "amount": might(state, unit_in_play(state, blocker)), "source": blocker})
+    return {"seat": combat["seat"], "target": combat["target"], "unit_damage": unit_damage,
+            "player_damage": {combat["target"]: player} if player else {}}
+
 
 _OPENING = ("SetCardRevealed", "TrapActivated", "CardPlayed")
 
@@ -123,8 +226,6 @@ def derived_secret(state: dict, event: Event) -> dict | None:
 
 def derived_public(state: dict, event: Event) -> dict | None:
     """The part of an event's public record that the state and chance fix; None when it is all a choice."""
-    # The decide-side modules import this one, so their builders are imported when first needed.
-    from . import combat, effects, phases, play, traps
     kind, pub = event.kind, event.public
     active = state["active"]
     if kind == "DeckRegistered":
@@ -150,9 +251,9 @@ def derived_public(state: dict, event: Event) -> dict | None:
     if kind in ("PhaseBegan", "TurnEnded"):
         return {"seat": active, "turn": state["turn"]}
     if kind == "TurnLimitReached":
-        return phases.turn_limit_public(state)
+        return turn_limit_public(state)
     if kind == "WindowOpened":
-        return {"responders": phases.window_responders(state), "turn": state["turn"], "active": active}
+        return window_opened_public(state)
     if kind in ("WindowPassed", "WindowClosed"):
         return {"window": (state["window"] or {}).get("name")}
     if kind == "CardEnergized":
@@ -160,20 +261,20 @@ def derived_public(state: dict, event: Event) -> dict | None:
         return {"seat": active, "id": card_id, "value": energy_value(card_id)}
     if kind == "CardPlayed":
         discard = [d["card"] for d in pub["paid"]["discard"]]
-        return play.played_public(state, active, pub["card"], pub["choices"], pub["paid"]["energy"], discard)
+        return played_public(state, active, pub["card"], pub["choices"], pub["paid"]["energy"], discard)
     if kind in ("SpellResolved", "SpellNullified"):
-        return effects.pending_spell_public(state)
+        return pending_spell_public(state)
     if kind == "TrapActivated":
         discard = [d["card"] for d in pub["paid"]["discard"]]
-        return traps.activated_public(state, pub["card"], pub["choices"], pub["paid"]["energy"], discard)
+        return activated_public(state, pub["card"], pub["choices"], pub["paid"]["energy"], discard)
     if kind == "SetCardRevealed":
-        return effects.revealed_public(state, pub["card"])
+        return revealed_public(state, pub["card"])
     if kind == "UnitSacrificed":
-        return effects.sacrificed_public(state, pub["unit"])
+        return sacrificed_public(state, pub["unit"])
     if kind == "UnitDestroyed":
-        return phases.destroyed_public(state, pub["unit"]) or {"unit": None}
+        return destroyed_public(state, pub["unit"]) or {"unit": None}
     if kind == "FieldDestroyed":
-        return effects.field_public(state)
+        return field_public(state)
     if kind == "AttackDeclared":
         return {"seat": active}
     if kind in ("BlocksAwaited", "BlockersAssigned"):
@@ -181,7 +282,7 @@ def derived_public(state: dict, event: Event) -> dict | None:
         return {"seat": combat_now["target"], **({"attackers": list(combat_now["attackers"])}
                                                  if kind == "BlocksAwaited" else {})}
     if kind == "CombatResolved":
-        return combat.combat_public(state)
+        return combat_public(state)
     if kind == "SeatLost" and pub.get("reason") == "zero_life":
         return {"seats": [s for s in state["seats"] if state["players"][s]["life"] <= 0]}
     return None

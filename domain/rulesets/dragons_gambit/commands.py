@@ -1,0 +1,109 @@
+"""The commands of The Dragon's Gambit: the initial peek, the three turn choices and the abilities."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from domain.ruleset import Command
+
+
+@dataclass(frozen=True)
+class PeekCards(Command):
+    """Initial peek with `initial_peek: choose`: look at two distinct slots of your own grid."""
+
+    type: ClassVar[str] = "peek"
+    first_slot: int
+    second_slot: int
+
+
+@dataclass(frozen=True)
+class DrawCard(Command):
+    """Draw the top of the draw pile; only you see it."""
+
+    type: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True)
+class SwapDrawnCard(Command):
+    """Put the drawn card into a slot; the old card goes face up on the discard pile."""
+
+    type: ClassVar[str] = "swap"
+    slot: int
+
+
+@dataclass(frozen=True)
+class DiscardDrawnCard(Command):
+    """Discard the drawn card face up; an 8–12 then offers its ability."""
+
+    type: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True)
+class AddToken(Command):
+    """Ability of 8 (+1) or 11 (−1): put a token on any seat's card."""
+
+    type: ClassVar[str] = "add_token"
+    seat: str
+    slot: int
+
+
+@dataclass(frozen=True)
+class PeekOtherCard(Command):
+    """Ability of 9: look at one card of another seat."""
+
+    type: ClassVar[str] = "peek_other"
+    seat: str
+    slot: int
+
+
+@dataclass(frozen=True)
+class PeekOwnCard(Command):
+    """Ability of 10: look at one of your own cards."""
+
+    type: ClassVar[str] = "peek_own"
+    slot: int
+
+
+@dataclass(frozen=True)
+class BlindSwap(Command):
+    """Ability of 12: swap one of your cards with another seat's card, unseen by both."""
+
+    type: ClassVar[str] = "blind_swap"
+    slot: int
+    other_seat: str
+    other_slot: int
+
+
+@dataclass(frozen=True)
+class SkipAbility(Command):
+    """Decline the ability of the card just discarded."""
+
+    type: ClassVar[str] = "skip_ability"
+
+
+@dataclass(frozen=True)
+class TakeDiscard(Command):
+    """Take the top discard into a slot; the old card goes face up on the discard pile."""
+
+    type: ClassVar[str] = "take_discard"
+    slot: int
+
+
+@dataclass(frozen=True)
+class CallFinalGambit(Command):
+    """Call "Final Gambit": every other seat takes one more turn, then the round ends."""
+
+    type: ClassVar[str] = "call_final_gambit"
+
+
+COMMANDS: tuple[type[Command], ...] = (
+    PeekCards, DrawCard, SwapDrawnCard, DiscardDrawnCard, AddToken, PeekOtherCard, PeekOwnCard, BlindSwap,
+    SkipAbility, TakeDiscard, CallFinalGambit,
+)
+
+# The commands that use an ability, and which of them answers which face.
+ABILITY_COMMANDS: tuple[type[Command], ...] = (AddToken, PeekOtherCard, PeekOwnCard, BlindSwap)
+ABILITY_COMMAND: dict[int, type[Command]] = {
+    8: AddToken, 9: PeekOtherCard, 10: PeekOwnCard, 11: AddToken, 12: BlindSwap,
+}

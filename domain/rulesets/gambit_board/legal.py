@@ -1,0 +1,115 @@
+"""Who acts in gambit-board and with what: `to_act`, `may_act`, `legal_commands`, `legal_choices`.
+
+The match waits for the seat of the current step (both seats while assigning). Any seat may
+resign at any time, and that is the only action a seat the match is not waiting for has, so
+`may_act` is every other seat while the match runs. Listed commands pass decide's own checks.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Callable
+
+from domain.choices import Choice
+from domain.ruleset import Command, passes
+
+from .board import impassable, locate, neighbours, reachable
+from .commands import (Accept, CallBluff, ChooseLoss, ClaimKamikaze, ClaimMoat, Detect, MovePiece, Reassign,
+                       Resign)
+from .flow import SEATS, current_step, match_over, on_board, opponent, pieces_of, waiting_for
+from .powers import MOVEMENT, assignment_choices
+from .rules import check_detect, check_kamikaze_claim, check_loss, check_moat_claim, check_reassign, reassign_choices
+
+
+def to_act(state: dict) -> list[str]:
+    """The seats the match is waiting for: both while assigning, else the seat of the current step."""
+    return waiting_for(state)
+
+
+def may_act(state: dict) -> list[str]:
+    """Seats the match is not waiting for that may act now: while it runs, every other seat may resign."""
+    if match_over(state):
+        return []
+    waiting = waiting_for(state)
+    return [seat for seat in SEATS if seat not in waiting]
+
+
+def legal_commands(state: dict, seat: str) -> list[Command]:
+    """Every whole command `seat` may send now, and `resign`, which a seat may send at any time.
+
+    Assignments are too many to list (thousands in select mode): legal_choices describes them.
+    """
+    if match_over(state) or seat not in SEATS:
+        return []
+    out = list(_LISTERS[current_step(state)](state, seat)) if seat in waiting_for(state) else []
+    out.append(Resign())
+    return out
+
+
+def legal_choices(state: dict, seat: str) -> list[Choice]:
+    """The `assign` families of a seat still placing its powers (powers.assignment_choices)."""
+    if match_over(state) or current_step(state) != "assign" or seat not in waiting_for(state):
+        return []
+    return assignment_choices(pieces_of(seat), state["config"]["power_mode"], state["dice"][seat])
+
+
+def _list_assign(state: dict, seat: str) -> list[Command]:
+    # Assignments are families too large to list: legal_choices offers them.
+    return []
+
+
+def _list_turn(state: dict, seat: str) -> list[Command]:
+    board = state["board"]
+    blocked = impassable(state["config"]["board"])
+    forbidden = state["turn"]["forbidden"]
+    where = locate(board)
+    out: list[Command] = []
+    for piece in on_board(state, seat):
+        square, index = where[piece]
+        if index == len(board[square]) - 1:
+            for movement in (None,) + MOVEMENT:
+                claims = (movement,) if movement else ()
+                for to, needs_sitting in sorted(reachable(board, blocked, square, movement).items()):
+                    if to not in forbidden:
+                        if not needs_sitting:
+                            out.append(_move_command(piece, to, claims))
+                        # Claims may come in either order; both spellings are the same move.
+                        out.append(_move_command(piece, to, claims + ("sitting",)))
+                        if claims:
+                            out.append(_move_command(piece, to, ("sitting",) + claims))
+        around = neighbours(square)
+        out += [Detect(piece=piece, target=target) for target in on_board(state, opponent(seat))
+                if where[target][0] in around and passes(check_detect, state, seat, piece, target)]
+    return out
+
+
+@cache
+def _move_command(piece: str, to: str, claims: tuple[str, ...]) -> MovePiece:
+    """Commands are immutable, so the listing reuses one object per distinct move (it runs every turn)."""
+    return MovePiece(piece=piece, to=to, claims=claims)
+
+
+def _list_respond(state: dict, seat: str) -> list[Command]:
+    pending = state["pending"]
+    out: list[Command] = [Accept()] + [CallBluff(claim=c) for c in pending["claims"]]
+    mine = on_board(state, seat)
+    out += [ClaimMoat(piece=p) for p in mine if passes(check_moat_claim, state, seat, p)]
+    out += [ClaimKamikaze(piece=p) for p in mine if passes(check_kamikaze_claim, state, seat, p)]
+    return out
+
+
+def _list_counter(state: dict, seat: str) -> list[Command]:
+    return [Accept(), CallBluff(claim=state["pending"]["counter"]["kind"])]
+
+
+def _list_lose(state: dict, seat: str) -> list[Command]:
+    return [ChooseLoss(piece=p) for p in pieces_of(state["step"]["loser"]) if passes(check_loss, state, p)]
+
+
+def _list_reassign(state: dict, seat: str) -> list[Command]:
+    return [Reassign(power=power, piece=p) for power in reassign_choices(state) for p in pieces_of(seat)
+            if passes(check_reassign, state, seat, power, p)]
+
+
+_LISTERS: dict[str | None, Callable[[dict, str], list[Command]]] = {"assign": _list_assign, "turn": _list_turn, "respond": _list_respond, "counter": _list_counter,
+            "lose": _list_lose, "reassign": _list_reassign}

@@ -1,0 +1,55 @@
+"""The match config of gambit-tcg, its seats, and the deck each seat chooses on joining."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.ruleset import ConfigError
+
+from .cards import CARDS, DECKS, SEATS, deck_problem
+
+DEFAULT_DECKS = {"p1": "dawn", "p2": "dusk"}
+
+
+@dataclass(frozen=True)
+class Config:
+    """A gambit-tcg match config.
+
+    `turn_limit` (house rule, so every game ends even if nobody attacks or draws): after that many
+    turns in all, the seat with more life wins; equal life is a draw.
+    """
+
+    turn_limit: int = 100
+
+    def validate(self) -> None:
+        """Raise ConfigError for a value this ruleset cannot play."""
+        if not 2 <= self.turn_limit <= 1000:
+            raise ConfigError("turn_limit", "must be an integer from 2 to 1000")
+
+
+def seat_names(config: Config) -> list[str]:
+    """The seats, in turn order: p1 (goes first), p2."""
+    return list(SEATS)
+
+
+def join_options(config: Config, seat: str, raw: dict) -> dict:
+    """Validate a seat's deck choice: `{"deck": name}` | `{"deck_list": [...]}` | `{}` (the seat's default)."""
+    if not isinstance(raw, dict):
+        raise ConfigError("options", "must be an object")
+    unknown = sorted(set(raw) - {"deck", "deck_list"})
+    if unknown:
+        raise ConfigError(unknown[0], "unknown join option (use deck or deck_list)")
+    if "deck" in raw and "deck_list" in raw:
+        raise ConfigError("deck", "give either deck or deck_list, not both")
+    if "deck_list" in raw:
+        deck_list = raw["deck_list"]
+        if not isinstance(deck_list, list):
+            raise ConfigError("deck_list", "must be a list of card ids")
+        problem = deck_problem(deck_list, CARDS)
+        if problem is not None:
+            raise ConfigError("deck_list", problem)
+        return {"deck": None, "deck_list": list(deck_list)}
+    name = raw.get("deck", DEFAULT_DECKS.get(seat, "dawn"))
+    if name not in DECKS:
+        raise ConfigError("deck", f"unknown deck {name!r} (preconstructed: {sorted(DECKS)})")
+    return {"deck": name, "deck_list": list(DECKS[name])}

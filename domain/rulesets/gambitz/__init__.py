@@ -1,0 +1,63 @@
+"""Gambitz: build one stack per rank, score the Nth card played on it, lock stacks with Queens.
+
+The rules page is /work/shared/rules/gambitz.md (seed: Gambitz, (c) 2014 Tod Teeple). Decisions
+taken where the seed and the rules page are silent, so that replays and clients can rely on them:
+
+- Cards are named `<rank>-<suit>` ("7-blue", "queen-red"). The deck is a list, top first; a
+  Knight's returned cards go to the end (the bottom) in the order the command lists them.
+- Setup is one hidden shuffle (organizers only), then each seat in order takes the top 3 cards
+  (one secret per seat): a uniform shuffle makes this the same as dealing round-robin.
+- A Queen names the stack it locks (`stack`); other cards go to their own rank's stack. Each
+  move has one body: naming a card's own stack, or sending an empty `knight_return`, is the same
+  command as leaving the field out.
+- Bishop power: the command names `move_queen_from` (a locked stack) and `move_queen_to` (a
+  non-Castle, unlocked stack holding exactly 3 cards once the Bishop lies on its stack, so a
+  3rd Bishop may attract the Queen onto the Bishop stack itself).
+- Knight power: `knight_return` lists one or both of the cards the seat held *besides* the
+  Knight when it played it (never the card drawn this turn). The events run play, score, put
+  to bottom, draw 1 + k: since the normal draw takes the top card and the returned cards go
+  under the whole deck, this hands out exactly the cards that "draw 1, put k under, draw k"
+  would, even when the deck is short or empty (then the returned cards come straight back).
+  The order of two returned cards is part of the move (it fixes which comes back first).
+- Redraw: forced when the seat cannot play, holds exactly three cards that are three Queens or
+  two Queens and a card of a locked stack, and the deck is not empty (with an empty deck the
+  reshuffle would hand back the same three cards forever, so the seat passes instead). It is
+  a `redraw` command (the only legal one then): the hand is shown and returned, the deck is
+  reshuffled (hidden), the seat draws 3 and its turn goes on. At most one redraw per turn: a
+  seat that still cannot play afterwards passes. This always terminates: at most 4 cards
+  can ever be unplayable (each locked stack kills one card and takes one Queen), so while the
+  deck is non-empty the 3 x seats >= 6 cards in hand include a playable one and some seat
+  plays within every round; each play lays a card down for good and shrinks the deck by one.
+- Every action is taken on the seat's own turn: nobody may act out of turn (`may_act` is empty).
+- End: after a pass, when the deck is empty and every seat holding cards has passed since the
+  last card was played; after a play, when every hand is empty (kept for the rules page's sake:
+  each Queen either stays in a hand or strands the last card of the stack it locks, so at least
+  4 cards always stay in hands). Seats with empty hands are skipped. The scoring table's "hand"
+  entries are signed score changes per card left in hand (-1 by default); the outcome reports
+  `penalties` as positive amounts and `scores` = points - penalties.
+
+Files: cards (deck, ranks, scoring data), config, commands, table (where a card may go, powers,
+a stuck hand), events (event parts, derived_secret/public), state (initial_state, evolve), rules
+(setup, decide and its checks, outcome), legal, view (view, catalogue), readjudicate.
+"""
+
+from __future__ import annotations
+
+from .cards import CARDS, DEFAULT_SCORING, STACK_RANKS
+from .commands import COMMANDS, PassTurn, PlayCard, RedrawHand
+from .config import Config, join_options, seat_names
+from .events import derived_public, derived_secret
+from .legal import legal_choices, legal_commands, may_act, to_act
+from .readjudicate import readjudicate
+from .rules import decide, outcome, setup
+from .state import evolve, initial_state
+from .view import catalogue, view
+
+RULESET_ID = "gambitz"
+
+__all__ = [
+    "CARDS", "COMMANDS", "DEFAULT_SCORING", "RULESET_ID", "STACK_RANKS", "Config", "PassTurn", "PlayCard",
+    "RedrawHand", "catalogue", "decide", "derived_public", "derived_secret", "evolve", "initial_state",
+    "join_options", "legal_choices", "legal_commands", "may_act", "outcome", "readjudicate", "seat_names", "setup",
+    "to_act", "view",
+]

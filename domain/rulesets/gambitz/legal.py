@@ -1,0 +1,62 @@
+"""What each seat may do now: the listed commands (every move once), no choices, who is waited for.
+
+Every move is listed as its one body (see PlayCard: a card's own stack and an empty return are
+dropped). A Knight's returns are listed in both orders, because the order is part of the move:
+the cards go under the deck in that order, so it decides which one a short deck hands straight
+back and who draws each later. There are never more than a few dozen moves, so nothing is left
+to `legal_choices`.
+"""
+
+from __future__ import annotations
+
+from domain.choices import Choice
+from domain.ruleset import Command, State, passes
+
+from .cards import STACK_RANKS, rank_of
+from .commands import PassTurn, PlayCard, RedrawHand
+from .rules import check_may_pass, check_may_redraw, check_play
+from .table import knight_returns, queen_moves
+
+
+def to_act(state: State) -> list[str]:
+    """The seat whose turn it is (nobody before the deal or after the end)."""
+    return [state["turn"]] if state["phase"] == "play" else []
+
+
+def may_act(state: State) -> list[str]:
+    """Nobody: every Gambitz action (powers included) is taken on the seat's own turn."""
+    return []
+
+
+def _candidate_plays(state: State, seat: str) -> list[PlayCard]:
+    """Every play worth asking decide's checks about: each card of the hand on each stack it names, with each power."""
+    plays: list[PlayCard] = []
+    for card in state["hands"][seat]:
+        rank = rank_of(card)
+        if rank == "queen":
+            plays += [PlayCard(card, stack=stack) for stack in STACK_RANKS]
+            continue
+        plays.append(PlayCard(card))
+        if rank == "bishop":
+            plays += [PlayCard(card, move_queen_from=src, move_queen_to=dst) for src, dst in queen_moves(state)]
+        elif rank == "knight":
+            plays += [PlayCard(card, knight_return=combo) for combo in knight_returns(state, seat, card)]
+    return plays
+
+
+def legal_commands(state: State, seat: str) -> list[Command]:
+    """Every command decide accepts now, once each: the forced redraw, else every play (powers included), else pass."""
+    if seat not in to_act(state):
+        return []
+    # The checks make the three exclusive: a due redraw refuses every play and the pass, and a
+    # pass is refused while any card can be played.
+    commands: list[Command] = [RedrawHand()] if passes(check_may_redraw, state, seat) else []
+    commands += [play for play in _candidate_plays(state, seat) if passes(check_play, state, seat, play)]
+    if passes(check_may_pass, state, seat):
+        commands.append(PassTurn())
+    return commands
+
+
+def legal_choices(state: State, seat: str) -> list[Choice]:
+    """None: every legal Gambitz command is listed by legal_commands (at most a few dozen)."""
+    return []

@@ -1,0 +1,10 @@
+"""Gambitz records no rulings: nothing in it is a bluff call for the verifier to re-adjudicate."""
+
+from __future__ import annotations
+
+from domain.ruleset import Event, State
+
+
+def readjudicate(state: State, event: Event) -> dict:
+    """Gambitz has no bluff calls, so no record of it is a ruling to re-adjudicate."""
+    raise ValueError(f"a {event.kind} is not a ruling: gambitz records no rulings")

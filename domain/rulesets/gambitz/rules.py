@@ -1,0 +1,220 @@
+"""The Gambitz rules: setup, decide with its named checks, and the outcome.
+
+Each `check_*` raises RuleViolation with the rule id the API returns; legal.py lists moves by
+running the same checks, so a listed move and an accepted one can never differ.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.decision import Decision
+from domain.ruleset import Command, Event, RuleViolation, State, check_game_running, check_seat_to_act
+
+from .cards import KNOWN_CARDS, STACK_RANKS, group_of, has_power, rank_of
+from .commands import PassTurn, PlayCard, RedrawHand
+from .config import Config
+from .events import (next_turn, passed_public, played_public, queen_moved_public, refill, refill_public,
+                     returned_public, revealed_by_showing, shuffle_public, shown_public, started_public)
+from .state import evolve, initial_state
+from .table import is_playable, knight_returns, must_redraw, next_position, placement_problem, queen_moves
+
+
+# --- emitting through the scratch pad -------------------------------------------------------------
+
+def _shuffle(decision: Decision, purpose: str) -> None:
+    """A hidden shuffle of the whole deck (organizers only)."""
+    public = shuffle_public(decision.state)
+    drawn = decision.chance.permutation(purpose, public["chance"]["n"])
+    decision.emit_chance("DeckShuffled", drawn, {"reason": public["reason"], "deck_size": public["deck_size"]})
+
+
+def _refill(decision: Decision, kind: str, seat: str) -> None:
+    """A deal or draw topping the seat's hand up from the top of the deck, secret to the seat."""
+    decision.emit(kind, refill_public(decision.state, seat), refill(decision.state, seat), (seat,))
+
+
+def _pass_turn_on(decision: Decision, seat: str) -> None:
+    """The next seat's turn, or the end of the game."""
+    kind, public = next_turn(decision.state, seat)
+    decision.emit(kind, public)
+
+
+# --- setup --------------------------------------------------------------------------------------
+
+def setup(config: Config, seats: list[str], chance: Any, seat_options: dict[str, dict] | None = None) -> list[Event]:
+    """Shuffle (hidden), deal 3 secret cards to each seat, then the first seat is to play (no join options)."""
+    # One hidden shuffle and each seat taking the top 3 in turn: a uniform shuffle makes this the
+    # same as dealing round-robin.
+    decision = Decision(initial_state(config, seats), chance, evolve)
+    _shuffle(decision, "shuffle")
+    for seat in seats:  # the order `dealt_seat` gives the verifier: the first seat still empty-handed
+        _refill(decision, "CardsDealt", seat)
+    decision.emit("GameStarted", started_public(decision.state))
+    return decision.events
+
+
+# --- decide's named checks ----------------------------------------------------------------------
+
+def check_dealt(state: State) -> None:
+    """No command is taken before the cards are dealt (`not_started`)."""
+    if state["phase"] != "play":
+        raise RuleViolation("not_started", "the cards have not been dealt yet")
+
+
+def check_not_stuck(state: State, seat: str) -> None:
+    """A seat whose hand must be redrawn may do nothing else first (`must_redraw`)."""
+    if must_redraw(state, seat):
+        raise RuleViolation("must_redraw", "a hand of Queens that cannot be played must be redrawn")
+
+
+def check_card(state: State, seat: str, card: object) -> None:
+    """The card is a real card in the seat's hand (`unknown_card`, `card_not_in_hand`)."""
+    if not isinstance(card, str) or card not in KNOWN_CARDS:
+        raise RuleViolation("unknown_card", f"no card {card!r} in this game")
+    if card not in state["hands"][seat]:
+        raise RuleViolation("card_not_in_hand", f"{card} is not in {seat}'s hand")
+
+
+def check_stack(card: str, stack: object) -> str:
+    """The stack the card goes on: a Queen names a real stack, any other card only its own; returns it."""
+    rank = rank_of(card)
+    if rank == "queen":
+        if stack is None:
+            raise RuleViolation("queen_needs_stack", "name the stack the Queen locks (`stack`)")
+        if not isinstance(stack, str) or stack not in STACK_RANKS:
+            raise RuleViolation("unknown_stack", f"no stack named {stack!r}")
+        return stack
+    if stack is not None and stack != rank:
+        raise RuleViolation("wrong_stack", f"{card} goes only on the {rank} stack")
+    return rank
+
+
+def check_placement(state: State, rank: str, stack: str) -> None:
+    """The stack takes a card of this rank now (`stack_locked`, `stack_full`, `queen_on_castle`, ...)."""
+    problem = placement_problem(state, rank, stack)
+    if problem is not None:
+        raise RuleViolation(*problem)
+
+
+def check_queen_move(state: State, card: str, move: tuple[object, object]) -> None:
+    """A Queen move comes only with a 2nd or 3rd Bishop, from a locked stack to an open non-Castle stack of 3."""
+    if move == (None, None):
+        return
+    rank = rank_of(card)
+    if not (rank == "bishop" and has_power(rank, next_position(state, rank))):
+        raise RuleViolation("bishop_power_unavailable", "only the 2nd or 3rd Bishop may move a Queen")
+    if move not in queen_moves(state):
+        raise RuleViolation("invalid_queen_move", "move a locking Queen to another non-Castle stack of exactly 3 cards")
+
+
+def check_knight_return(state: State, seat: str, card: str, returned: object) -> None:
+    """Cards go back only with a 2nd or 3rd Knight: one or both of the others held, each once, in any order."""
+    if not isinstance(returned, (tuple, list)):
+        raise RuleViolation("invalid_knight_return", "knight_return lists card ids")
+    if not returned:
+        return
+    rank = rank_of(card)
+    if not (rank == "knight" and has_power(rank, next_position(state, rank))):
+        raise RuleViolation("knight_power_unavailable", "only the 2nd or 3rd Knight may return cards")
+    if tuple(returned) not in knight_returns(state, seat, card):
+        raise RuleViolation("invalid_knight_return", "return one or both of the other cards you held, once each")
+
+
+def check_play(state: State, seat: str, command: PlayCard) -> str:
+    """Every check a play must pass, in the order decide reports them; returns the stack the card goes on."""
+    check_not_stuck(state, seat)
+    check_card(state, seat, command.card)
+    stack = check_stack(command.card, command.stack)
+    check_placement(state, rank_of(command.card), stack)
+    check_queen_move(state, command.card, (command.move_queen_from, command.move_queen_to))
+    check_knight_return(state, seat, command.card, command.knight_return or ())
+    return stack
+
+
+def check_may_pass(state: State, seat: str) -> None:
+    """A seat passes only when no redraw is due and no card in its hand can be played."""
+    check_not_stuck(state, seat)
+    if any(is_playable(state, card) for card in state["hands"][seat]):
+        raise RuleViolation("cannot_pass_with_playable_card", "a seat that can play a card must play one")
+
+
+def check_may_redraw(state: State, seat: str) -> None:
+    """A hand is redrawn only when it is stuck, the deck has cards and the seat has not redrawn this turn."""
+    if not must_redraw(state, seat):
+        raise RuleViolation("redraw_not_allowed", "only a stuck hand of three Queens, or two Queens and a locked "
+                                                  "card, with cards left in the deck, is redrawn (once a turn)")
+
+
+def check_turn(state: State, seat: str) -> None:
+    """The game is running and it is this seat's turn (`game_over`, `not_started`, `not_your_turn`)."""
+    check_game_running(state["phase"] == "over")
+    check_dealt(state)
+    check_seat_to_act(seat, [state["turn"]])
+
+
+# --- decide -------------------------------------------------------------------------------------
+
+def _decide_play(state: State, seat: str, command: PlayCard, chance: Any) -> list[Event]:
+    stack = check_play(state, seat, command)
+    decision = Decision(state, chance, evolve)
+    decision.emit("CardPlayed", played_public(state, seat, command.card, stack))
+    source, target = command.move_queen_from, command.move_queen_to
+    if source is not None and target is not None:
+        decision.emit("QueenMoved", queen_moved_public(decision.state, seat, source, target))
+    returned = list(command.knight_return or ())
+    if returned:
+        decision.emit("CardsReturned", returned_public(decision.state, seat, returned), {"cards": returned}, (seat,))
+    if decision.state["deck"]:
+        _refill(decision, "CardsDrawn", seat)
+    _pass_turn_on(decision, seat)
+    return decision.events
+
+
+def _decide_pass(state: State, seat: str, chance: Any) -> list[Event]:
+    check_may_pass(state, seat)
+    decision = Decision(state, chance, evolve)
+    decision.emit("TurnPassed", passed_public(seat))
+    _pass_turn_on(decision, seat)
+    return decision.events
+
+
+def _decide_redraw(state: State, seat: str, chance: Any) -> list[Event]:
+    check_may_redraw(state, seat)
+    decision = Decision(state, chance, evolve)
+    decision.emit("HandShown", shown_public(state, seat), opens=revealed_by_showing(state, seat))
+    _shuffle(decision, "reshuffle")
+    _refill(decision, "CardsDrawn", seat)
+    return decision.events
+
+
+def decide(state: State, seat: str, command: Command, chance: Any) -> list[Event]:
+    """The events of a legal command; RuleViolation for anything the rules do not allow."""
+    check_turn(state, seat)
+    if isinstance(command, PlayCard):
+        return _decide_play(state, seat, command, chance)
+    if isinstance(command, PassTurn):
+        return _decide_pass(state, seat, chance)
+    if isinstance(command, RedrawHand):
+        return _decide_redraw(state, seat, chance)
+    raise RuleViolation("unknown_command", f"gambitz has no command {command.type!r}")
+
+
+# --- outcome ------------------------------------------------------------------------------------
+
+def penalty_of(state: State, cards: list[str]) -> int:
+    """The penalty (a positive amount under the default table) for these cards left in hand."""
+    return -sum(state["scoring"][group_of(rank_of(card))]["hand"] for card in cards)
+
+
+def outcome(state: State) -> dict | None:
+    """None while playing; then winners (ties share), reason, final scores, points and penalties."""
+    if state["phase"] != "over":
+        return None
+    seats = state["seats"]
+    penalties = {seat: penalty_of(state, state["hands"][seat]) for seat in seats}
+    scores = {seat: state["points"][seat] - penalties[seat] for seat in seats}
+    best = max(scores.values())
+    return {"winners": [seat for seat in seats if scores[seat] == best], "reason": state["end_reason"],
+            "scores": scores, "points": dict(state["points"]), "penalties": penalties,
+            "hands": {seat: list(state["hands"][seat]) for seat in seats}}

@@ -1,0 +1,37 @@
+"""What each viewer sees of a Gambitz table, and the public catalogue of the deck for clients."""
+
+from __future__ import annotations
+
+import copy
+
+from domain.ruleset import ORGANIZER, State, Viewer
+
+from .cards import CARDS, DEFAULT_SCORING, HAND_SIZE, STACK_LIMIT, STACK_RANKS, rank_of, suit_of
+
+
+def view(state: State, viewer: Viewer) -> dict:
+    """The table as `viewer` may see it: every hand and the deck order only with sees_all/organizer."""
+    out = {
+        "phase": state["phase"], "turn": state["turn"], "seats": list(state["seats"]),
+        "first_seat": state["first_seat"], "deck_size": len(state["deck"]),
+        "stacks": {rank: {"cards": list(pile["cards"]), "queen": pile["queen"], "locked": pile["queen"] is not None,
+                          "size": len(pile["cards"]) + (pile["queen"] is not None)}
+                   for rank, pile in state["stacks"].items()},
+        "points": dict(state["points"]),
+        "hand_sizes": {seat: len(cards) for seat, cards in state["hands"].items()},
+        "passed": list(state["passed"]), "redrew": state["redrew"],
+        "shown_hands": copy.deepcopy(state["shown"]), "scoring": copy.deepcopy(state["scoring"]),
+    }
+    if viewer.seat in state["hands"]:
+        out["hand"] = list(state["hands"][viewer.seat])
+    if viewer.sees_all or viewer.role == ORGANIZER:
+        out["hands"] = {seat: list(cards) for seat, cards in state["hands"].items()}
+        out["deck"] = list(state["deck"])
+    return out
+
+
+def catalogue() -> dict:
+    """The public card list (every card with its rank and suit), the stacks, and the default scoring table."""
+    return {"cards": [{"id": card, "rank": rank_of(card), "suit": suit_of(card)} for card in CARDS],
+            "stacks": list(STACK_RANKS), "hand_size": HAND_SIZE, "stack_limit": STACK_LIMIT,
+            "scoring": copy.deepcopy(DEFAULT_SCORING)}
