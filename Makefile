@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test install browser bench bench-quick clean
+.PHONY: run test install browser bench bench-quick bench-followers clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ bench: $(STAMP)
 bench-quick: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python -m bench.run --quick
+
+# 1,000 idle SSE followers against command p99 and /healthz, on both stores (issue 17's target).
+bench-followers: $(STAMP)
+	$(BIN)/python -m bench.followers
 
 clean:
 	rm -rf $(VENV) var .pytest_cache test-artifacts

@@ -78,6 +78,8 @@ def serve(kind: str, database_url: str, data_dir: str, optimize: bool = False,
     # per-address rate limit (GAMBIT_RATE_LIMIT_PER_ADDRESS, per worker) is off unless set here;
     # the per-token limit stays as deployed (each bot seat has its own token).
     env.setdefault("GAMBIT_RATE_LIMIT_PER_ADDRESS", os.environ.get("BENCH_RATE_LIMIT_PER_ADDRESS", "0"))
+    # The bench creates hundreds of matches from that one address too.
+    env.setdefault("GAMBIT_MATCH_CREATION_LIMIT", "0")
     env.pop("PYTHONOPTIMIZE", None)
     if optimize:
         env["PYTHONOPTIMIZE"] = "1"

@@ -89,12 +89,15 @@ class MatchApp(Application):
     snapshotting_projectors = {Match: project_match}
 
     def __init__(self, env: dict | None = None, *, signer: ReceiptSigner | None = None, seal_key: bytes | None = None,
-                 on_integrity_problem: Callable[[str, str], None] | None = None) -> None:
+                 on_integrity_problem: Callable[[str, str], None] | None = None,
+                 max_disputes_per_filer: int | None = None) -> None:
         """`signer` signs a receipt into every write and checks the receipts the store holds (the
         service always gives one); `seal_key` seals snapshots (a random key, when none is given,
         means snapshots of other processes are ignored); `on_integrity_problem(match_id, problem)`
-        hears of every match that fails its checks on load."""
+        hears of every match that fails its checks on load; `max_disputes_per_filer` caps the
+        disputes one seat (or the organizer) files in one match."""
         self.signer = signer
+        self.max_disputes_per_filer = max_disputes_per_filer
         self._seal_key = seal_key if seal_key is not None else secrets.token_bytes(32)
         self._on_integrity_problem = on_integrity_problem
         self._verified_receipts: dict[tuple[str, int], str] = {}
@@ -166,27 +169,43 @@ class MatchApp(Application):
         chosen, match = self._update(match_id, take_seat)
         return chosen, token, match
 
-    def file_dispute(self, match_id: str, call_version: int, reason: str, filed_by: str) -> tuple[int, Match]:
-        """Record a dispute against a bluff call; returns its number and the match."""
-        return self._update(match_id, lambda match: match.file_dispute(call_version, reason, filed_by))
+    def file_dispute(self, match_id: str, call_version: int, reason: str,
+                     filed_by: str) -> tuple[int, int, int, Match]:
+        """Record a dispute against a bluff call; returns its number, the versions written (first, last), the match."""
+        cap = self.max_disputes_per_filer
+        number, first, match = self._write(match_id,
+                                           lambda match: match.file_dispute(call_version, reason, filed_by, cap))
+        return number, first, match.version, match
 
     def rule_dispute(self, match_id: str, number: int, decision: str, note: str,
-                     amended_outcome: dict | None) -> Match:
-        """Record the organizer's ruling on a dispute (and an amended outcome, if any)."""
-        return self._update(match_id, lambda match: match.rule_dispute(number, decision, note, amended_outcome))[1]
+                     amended_outcome: dict | None) -> tuple[int, int, Match]:
+        """Record the organizer's ruling on a dispute (and an amended outcome, if any); returns first, last, match."""
+        _, first, match = self._write(match_id,
+                                      lambda match: match.rule_dispute(number, decision, note, amended_outcome))
+        return first, match.version, match
 
     def _update(self, match_id: str, change: Callable[[Match], Any]) -> tuple[Any, Match]:
         """Load, change, save; a lost race is retried on a fresh load (the change is re-decided)."""
+        result, _, match = self._write(match_id, change)
+        return result, match
+
+    def _write(self, match_id: str, change: Callable[[Match], Any]) -> tuple[Any, int, Match]:
+        """`_update`, also telling the first version this write recorded (the last is the match's version).
+
+        The range comes from the load the write was decided on, never from an earlier read, so a
+        response built from it holds exactly the records this write made.
+        """
         for _ in range(UPDATE_ATTEMPTS):
             match = self.match(match_id)
             self._refuse_if_tampered(match)
+            first = match.version + 1
             result = change(match)
             self._acknowledge(match)
             try:
                 self.save(match)
             except IntegrityError:
                 continue  # someone wrote first: nothing of ours was stored; decide again
-            return result, match
+            return result, first, match
         raise ConcurrentWrite("the match kept changing; try again")
 
     # ----- tournaments --------------------------------------------------------------------
@@ -228,6 +247,8 @@ class MatchApp(Application):
     def access_trail(self, tournament_id: str, after: int = 0, limit: int = 100) -> list[Any]:
         """The tournament's organizer reads, oldest first."""
         tournament = self.tournament(tournament_id)
+        if after >= tournament.reads:
+            return []  # nothing past the newest entry (and no `after + 1` beyond what a store's integers hold)
         events = self.repository.event_store.get(tournament.id, gt=after + 1, limit=limit)
         return [e for e in events if isinstance(e, Tournament.SecretsRead)]
 
@@ -303,15 +324,8 @@ class MatchApp(Application):
 
     @staticmethod
     def _join_options(match: Match, seat: str, options: dict | None) -> dict:
-        ruleset = match.ruleset
-        if not options:
-            options = {}
-        if not hasattr(ruleset, "join_options"):
-            if options:
-                raise InvalidJoinOptions(f"{match.ruleset_id} takes no join options", field=sorted(options)[0])
-            return {}
         try:
-            return ruleset.join_options(match.parsed_config, seat, options)
+            return match.ruleset.join_options(match.parsed_config, seat, options or {})
         except ConfigError as exc:
             raise InvalidJoinOptions(str(exc), field=exc.field) from None
 

@@ -168,8 +168,12 @@ class Match(Aggregate):
                       version=self.version + 1)
 
     def to_act(self) -> list[str]:
-        """Seats that may act now (none unless active)."""
+        """Seats the match is waiting for (none unless active)."""
         return list(self.ruleset.to_act(self.state)) if self.status == "active" else []
+
+    def may_act(self) -> list[str]:
+        """Seats the match is not waiting for that have an optional action now (none unless active)."""
+        return list(self.ruleset.may_act(self.state)) if self.status == "active" else []
 
     def free_seats(self) -> list[str]:
         """Seats nobody has taken yet, in order."""
@@ -197,12 +201,8 @@ class Match(Aggregate):
         self._record(Event(SEAT_JOINED, {"seat": seat, "name": name, "client_seed": client_seed}),
                      meta={"token_hash": token_hash, "options": _json_copy(options or {})})
         if self.status == "active":
-            ruleset = self.ruleset
-            if hasattr(ruleset, "join_options"):
-                seat_options = {s: _json_copy(self.seats[s].get("options", {})) for s in self.seat_order}
-                events = ruleset.setup(self.parsed_config, list(self.seat_order), self.chance(), seat_options)
-            else:
-                events = ruleset.setup(self.parsed_config, list(self.seat_order), self.chance())
+            seat_options = {s: _json_copy(self.seats[s].get("options", {})) for s in self.seat_order}
+            events = self.ruleset.setup(self.parsed_config, list(self.seat_order), self.chance(), seat_options)
             for event in events:
                 self._record(event)
             self._finish_if_over()
@@ -222,8 +222,14 @@ class Match(Aggregate):
         self._finish_if_over()
         return first, self.version
 
-    def file_dispute(self, call_version: int, reason: str, filed_by: str) -> int:
-        """Dispute a bluff call (or Final Gambit call); returns the dispute number."""
+    def file_dispute(self, call_version: int, reason: str, filed_by: str, limit: int | None = None) -> int:
+        """Dispute a bluff call (or Final Gambit call); returns the dispute number.
+
+        `limit` caps the disputes one filer may file in this match, so one seat cannot grow the
+        match's record (and the organizer's queue) without bound.
+        """
+        if limit is not None and sum(1 for d in self.disputes.values() if d["filed_by"] == filed_by) >= limit:
+            raise DisputeRejected("dispute_limit_reached", f"{filed_by} has filed the {limit} disputes a filer may file")
         ruling = self.call_versions.get(str(call_version))
         if ruling is None and call_version in self.call_versions.values():
             ruling = call_version  # named by its ruling record
@@ -245,12 +251,26 @@ class Match(Aggregate):
             raise DisputeRejected("unknown_decision", f"decision must be one of {', '.join(DECISIONS)}")
         if amended_outcome is not None and self.status != "finished":
             raise DisputeRejected("match_not_finished", "an outcome can only be amended once the match has finished")
+        if amended_outcome is not None:
+            self._check_amended_outcome(amended_outcome)
         self._record(Event(DISPUTE_RULED, {"dispute": number, "call_version": dispute["call_version"],
                                            "decision": decision, "note": note,
                                            "amends_outcome": amended_outcome is not None}))
         if amended_outcome is not None:
             self._record(Event(OUTCOME_AMENDED, {"dispute": number, "outcome": _json_copy(amended_outcome),
                                                  "previous_outcome": _json_copy(self.outcome)}))
+
+    def _check_amended_outcome(self, amended_outcome: dict) -> None:
+        """An amended outcome names its winners as distinct seats of this match (standings count them)."""
+        winners = amended_outcome.get("winners")
+        if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
+            raise DisputeRejected("invalid_amended_outcome", "amended_outcome.winners must be a list of seats")
+        unknown = [w for w in winners if w not in self.seat_order]
+        if unknown:
+            raise DisputeRejected("invalid_amended_outcome",
+                                  f"amended_outcome.winners names {unknown[0]!r}, not a seat of this match")
+        if len(set(winners)) != len(winners):
+            raise DisputeRejected("invalid_amended_outcome", "amended_outcome.winners names a seat twice")
 
     def acknowledge(self, sign: Callable[[str, int, str], dict]) -> dict | None:
         """Sign the head of the records about to be saved; the receipt goes in the newest one's meta.

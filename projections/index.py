@@ -180,13 +180,14 @@ class CrossMatchIndex:
                   "timestamp": r[7], **json.loads(r[6])} for r in rows]
         return calls, (int(rows[-1][0]) if more else None)
 
-    def disputes(self, tournament_id: str) -> list[dict]:
-        """The dispute queue of a tournament: open disputes first, then by match and number."""
+    def disputes(self, tournament_id: str, offset: int = 0, limit: int = 100) -> list[dict]:
+        """A page of a tournament's dispute queue: open disputes first, then by match and number."""
         self.catch_up()
         rows = self.store.query(
             "SELECT match_id, dispute, call_version, reason, filed_by, filed_version, status, decision, note, "
             "ruled_version FROM gambit_disputes WHERE tournament_id = ? "
-            "ORDER BY CASE status WHEN 'open' THEN 0 ELSE 1 END, match_id, dispute", (tournament_id,))
+            "ORDER BY CASE status WHEN 'open' THEN 0 ELSE 1 END, match_id, dispute LIMIT ? OFFSET ?",
+            (tournament_id, limit, min(offset, 2**62)))
         queue = []
         for r in rows:
             entry = {"match_id": r[0], "dispute": r[1], "call_version": r[2], "reason": r[3], "filed_by": r[4],

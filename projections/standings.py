@@ -11,7 +11,9 @@ def standings(matches: list[Match]) -> list[dict]:
     for match in matches:
         if match.status != "finished" or not match.outcome:
             continue
-        winners = set(match.outcome.get("winners", []))
+        listed = match.outcome.get("winners")
+        # Amendments recorded before winners were checked may hold anything: count no winner then.
+        winners = {w for w in listed if isinstance(w, str)} if isinstance(listed, list) else set()
         for seat, info in match.seats.items():
             row = table.setdefault(info["name"], {"name": info["name"], "played": 0, "wins": 0, "shared_wins": 0})
             row["played"] += 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain.application import MatchApp, storage_env
@@ -14,6 +14,7 @@ from service import (audit, commands, disputes, events, export, matches, meta, m
 from service.context import Gambit
 from service.settings import Settings
 from service.signing import Signer
+from service.streams import StreamHub
 
 
 def build_gambit(settings: Settings) -> Gambit:
@@ -21,9 +22,14 @@ def build_gambit(settings: Settings) -> Gambit:
     signer = Signer.load(settings.data_dir, settings.signing_key, settings.previous_signing_keys)
     store = SqlStore(settings.database_url)
     alerts = IntegrityAlerts(store)
-    match_app = MatchApp(env=storage_env(settings.database_url), signer=signer,
-                         seal_key=signer.derived_key("snapshot-seal"), on_integrity_problem=alerts.raise_alert)
-    return Gambit(settings, match_app, CrossMatchIndex(match_app, store), alerts, signer)
+    env = storage_env(settings.database_url)
+    match_app = MatchApp(env=env, signer=signer,
+                         seal_key=signer.derived_key("snapshot-seal"), on_integrity_problem=alerts.raise_alert,
+                         max_disputes_per_filer=settings.max_disputes_per_filer)
+    # PostgreSQL tells the stream watcher of new records (LISTEN/NOTIFY); SQLite is polled.
+    streams = StreamHub(match_app.recorder, total=settings.max_streams, per_client=settings.max_streams_per_client,
+                        listen=env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres")
+    return Gambit(settings, match_app, CrossMatchIndex(match_app, store), alerts, signer, streams)
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -38,9 +44,24 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.json.sort_keys = False
     app.extensions["gambit"] = build_gambit(settings)
     problems.install(app)
-    ratelimit.install(app, settings.rate_limit_per_address, settings.rate_limit_per_token)
+    ratelimit.install(app, settings.limits)
     metrics.install(app, app.extensions["gambit"].metrics)
     for blueprint in (meta.bp, tournaments.bp, matches.bp, commands.bp, views.bp, events.bp, audit.bp, disputes.bp,
                       export.bp, watch.bp):
         app.register_blueprint(blueprint)
+    app.after_request(_caching_by_caller)
     return app
+
+
+# Match and tournament resources answer each caller with what that caller may see: a shared cache
+# must never hand one caller's answer (a seat's hand, an organizer's secrets) to another.
+_PER_CALLER = ("/matches", "/tournaments")
+
+
+def _caching_by_caller(response: Response) -> Response:
+    """`Vary: Authorization` on every per-caller resource; `Cache-Control: no-store` wherever a secret may be in it."""
+    if request.path.startswith(_PER_CALLER):
+        response.vary.add("Authorization")
+        if "Cache-Control" not in response.headers:
+            response.headers["Cache-Control"] = "no-store"
+    return response

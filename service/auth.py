@@ -48,11 +48,24 @@ def caller(match: Match, resource: str | None = None) -> Viewer:
         matches = gambit().matches
         tournament = matches.tournament(match.tournament_id)
         if matches.is_organizer(tournament, token):
-            if resource is not None and match.status != "finished":
-                matches.record_secret_read(tournament.tournament_id, organizer_id(tournament), match.match_id,
-                                           resource, match.version)
+            if resource is not None:
+                note_organizer_read(match, resource)
             return viewer_for(match, ORGANIZER)
     raise Problem(401, "invalid_credentials", "the token is not valid for this match")
+
+
+def note_organizer_read(match: Match, resource: str, version: int | None = None) -> None:
+    """Put an organizer's read of a running match in its tournament's access trail (nothing once it has finished).
+
+    Called for every delivery that may carry a secret not yet public: a paged read, each batch of
+    a stream, a write response in the organizer's form.
+    """
+    if match.status == "finished" or match.tournament_id is None:
+        return
+    matches = gambit().matches
+    tournament = matches.tournament(match.tournament_id)
+    matches.record_secret_read(tournament.tournament_id, organizer_id(tournament), match.match_id, resource,
+                               match.version if version is None else version)
 
 
 def seat_caller(match: Match) -> str:

@@ -7,9 +7,10 @@ from flask import g as flask_g
 from flask.views import MethodView
 from flask import Blueprint
 
+from domain.ruleset import ORGANIZER
 from projections.records import record_form, viewer_for
 from projections.views import legal_bodies
-from service.auth import seat_caller
+from service.auth import note_organizer_read, seat_caller
 from service.bodies import json_body, parse_command
 from service.context import etag_version, gambit
 from service.problems import Problem
@@ -28,6 +29,8 @@ def recorded(match, first: int, last: int, viewer) -> Response:
     count = last - first + 1
     stored = g.matches.records(match.match_id, after=first - 1, upto=last) if count > 0 else []
     events = [record_form(record, viewer, match, as_of=last) for record in stored]
+    if viewer.role == ORGANIZER and any(event.get("secret") is not None for event in events):
+        note_organizer_read(match, "write-response", last)
     # The receipt signed for this write, stored with its newest record: a seat keeps it as proof.
     receipt = stored[-1].meta.get("receipt") if stored else None
     response = jsonify({"version": last if count > 0 else match.version, "events": events, "receipt": receipt})

@@ -14,6 +14,7 @@ from service.metrics import Metrics
 from service.problems import Problem
 from service.settings import Settings
 from service.signing import Signer
+from service.streams import StreamHub
 
 
 @dataclass
@@ -25,6 +26,7 @@ class Gambit:
     index: CrossMatchIndex
     alerts: IntegrityAlerts
     signer: Signer
+    streams: StreamHub
     metrics: Metrics = field(default_factory=Metrics)
 
     def trailer_for(self, match: Match) -> dict:
@@ -44,7 +46,8 @@ class Gambit:
         return trailer
 
     def close(self) -> None:
-        """Release the store's connections (tests and graceful shutdown)."""
+        """End open streams and release the store's connections (tests and graceful shutdown)."""
+        self.streams.close()
         self.index.close()
         self.matches.close()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 from flask.views import MethodView
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from domain.match import DECISIONS
 from domain.ruleset import ORGANIZER
@@ -12,10 +12,12 @@ from projections.records import viewer_for
 from service.auth import bearer_token, caller, organizer_of
 from service.bodies import StrictString, load
 from service.commands import recorded
-from service.context import gambit
+from service.context import gambit, int_arg
 from service.problems import Problem
 
 bp = Blueprint("disputes", __name__)
+
+MAX_PAGE = 500
 
 
 class FileDisputeBody(Schema):
@@ -25,21 +27,38 @@ class FileDisputeBody(Schema):
     reason = StrictString(required=True, validate=validate.Length(min=1, max=2000))
 
 
+class AmendedOutcome(Schema):
+    """The outcome a ruling puts in place: its winners (seats of the match), a reason, any further facts."""
+
+    class Meta:
+        # Rulesets' outcomes carry their own facts (scores, hands); an amendment may restate them.
+        unknown = INCLUDE
+
+    winners = fields.List(StrictString(validate=validate.Length(min=1, max=64)), required=True,
+                          validate=validate.Length(max=16))
+    reason = StrictString(validate=validate.Length(min=1, max=200))
+
+
 class RulingBody(Schema):
     """POST /matches/{id}/disputes/{n}/ruling."""
 
     decision = StrictString(required=True, validate=validate.OneOf(DECISIONS))
     note = StrictString(load_default="", validate=validate.Length(max=2000))
-    amended_outcome = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
+    amended_outcome = fields.Nested(AmendedOutcome, load_default=None, allow_none=True)
 
 
 class Disputes(MethodView):
     """/matches/{id}/disputes"""
 
     def get(self, match_id: str) -> Response:
-        """The disputes of a match (public: they are public records)."""
+        """The disputes of a match, by number, a page at a time (public: they are public records)."""
         match = gambit().matches.match(match_id)
-        return jsonify({"match_id": match.match_id, "disputes": list(match.disputes.values())})
+        after = int_arg("after", 0, minimum=0)
+        limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
+        later = [d for d in match.disputes.values() if d["dispute"] > after]
+        page = later[:limit]
+        return jsonify({"match_id": match.match_id, "disputes": page,
+                        "next_after": page[-1]["dispute"] if len(later) > limit else None})
 
     def post(self, match_id: str) -> Response:
         """File a dispute against a bluff call, as a seat of the match or its organizer."""
@@ -50,9 +69,8 @@ class Disputes(MethodView):
         viewer = caller(match)
         filed_by = viewer.seat if viewer.seat is not None else ORGANIZER
         body = load(FileDisputeBody())
-        first = match.version + 1
-        number, match = g.matches.file_dispute(match_id, body["call_version"], body["reason"], filed_by)
-        response = recorded(match, first, match.version, viewer_for(match, viewer.role, viewer.seat))
+        number, first, last, match = g.matches.file_dispute(match_id, body["call_version"], body["reason"], filed_by)
+        response = recorded(match, first, last, viewer_for(match, viewer.role, viewer.seat))
         response.headers["Location"] = f"/matches/{match.match_id}/disputes/{number}"
         return response
 
@@ -70,9 +88,9 @@ class Ruling(MethodView):
             raise Problem(403, "not_organizer", "only a tournament's organizer may rule, and this match has none")
         organizer_of(g.matches.tournament(match.tournament_id))
         body = load(RulingBody())
-        first = match.version + 1
-        match = g.matches.rule_dispute(match_id, number, body["decision"], body["note"], body["amended_outcome"])
-        return recorded(match, first, match.version, viewer_for(match, ORGANIZER))
+        first, last, match = g.matches.rule_dispute(match_id, number, body["decision"], body["note"],
+                                                    body["amended_outcome"])
+        return recorded(match, first, last, viewer_for(match, ORGANIZER))
 
 
 bp.add_url_rule("/matches/<match_id>/disputes", view_func=Disputes.as_view("disputes"))

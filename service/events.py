@@ -10,14 +10,14 @@ from flask.views import MethodView
 
 from projections.records import record_form, viewer_for
 from projections.views import as_json, opened_forms, records_page
-from service.auth import caller
+from domain.ruleset import ORGANIZER
+from service.auth import caller, note_organizer_read
 from service.context import gambit, int_arg
 
 bp = Blueprint("events", __name__)
 
 MAX_PAGE = 500
 STREAM_SECONDS = 55.0
-POLL_SECONDS = 0.25
 HEARTBEAT_SECONDS = 15.0
 
 
@@ -43,43 +43,63 @@ def _stream(first_match, first_viewer, after: int) -> Response:
 
     The viewer is re-derived as the match moves on, so a spectator receives secrets only once
     the match has finished or a reveal has opened them, exactly as the paged log would give them.
+    Between records the stream sleeps until the process's watcher rings it (service/streams.py):
+    an idle follower queries nothing and, under gevent workers, holds no thread.
     """
     g = gambit()
     match_id = first_match.match_id
+    follower = g.streams.reserve(match_id, request.remote_addr or "unknown")
 
     def frames() -> Iterator[str]:
         position = after
-        started = last_beat = time.monotonic()
+        started = time.monotonic()
         yield "retry: 2000\n\n"
         match = first_match
-        while time.monotonic() - started < STREAM_SECONDS:
-            # An idle follower costs one small select per poll; the match is loaded only when
-            # records arrive, after them, so a finish seen here reveals only what it may.
+        while True:
             batch = g.matches.records(match_id, after=position, limit=MAX_PAGE)
             if batch:
                 match = g.matches.match(match_id)
-                viewer = viewer_for(match, first_viewer.role, first_viewer.seat)
-                for stored in batch:
-                    position = stored.originator_version
-                    form = record_form(stored, viewer, match, as_of=match.version)
-                    yield f"id: {position}\nevent: record\ndata: {as_json(form)}\n\n"
-                    # The records a reveal opens went by earlier without their secrets: each is sent
-                    # again, now opened, as an `opened` frame (no id: resuming stays at the reveal).
-                    for opened in opened_forms(g.matches, match, stored, viewer, as_of=match.version):
-                        yield f"event: opened\ndata: {as_json(opened)}\n\n"
+                yield from _batch_frames(g, match, first_viewer, batch)
+                position = batch[-1].originator_version
             if match.status == "finished" and position >= match.version:
                 yield "event: end\ndata: {}\n\n"
                 return
-            if time.monotonic() - last_beat > HEARTBEAT_SECONDS:
-                last_beat = time.monotonic()
+            if batch:
+                continue  # a full page may have more behind it
+            remaining = STREAM_SECONDS - (time.monotonic() - started)
+            if remaining <= 0 or g.streams.stopped:
+                return
+            if not follower.wait(min(HEARTBEAT_SECONDS, remaining)):
                 yield ": keep-alive\n\n"
-            if not batch:
-                time.sleep(POLL_SECONDS)
+            if g.streams.stopped:
+                return
 
     response = Response(stream_with_context(frames()), mimetype="text/event-stream")
+    # The slot is given back when the server closes the response, whether or not it was read.
+    response.call_on_close(lambda: g.streams.release(follower))
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+def _batch_frames(g, match, first_viewer, batch) -> list[str]:
+    """The frames of one batch of new records, in the caller's form as of the match now.
+
+    Every batch an organizer is sent while the match runs is a read of its secrets: it enters the
+    access trail before it leaves, as a paged read would.
+    """
+    viewer = viewer_for(match, first_viewer.role, first_viewer.seat)
+    frames = []
+    for stored in batch:
+        form = record_form(stored, viewer, match, as_of=match.version)
+        frames.append(f"id: {stored.originator_version}\nevent: record\ndata: {as_json(form)}\n\n")
+        # The records a reveal opens went by earlier without their secrets: each is sent again,
+        # now opened, as an `opened` frame (no id: resuming stays at the reveal).
+        for opened in opened_forms(g.matches, match, stored, viewer, as_of=match.version):
+            frames.append(f"event: opened\ndata: {as_json(opened)}\n\n")
+    if viewer.role == ORGANIZER:
+        note_organizer_read(match, "events-stream", batch[-1].originator_version)
+    return frames
 
 
 bp.add_url_rule("/matches/<match_id>/events", view_func=Events.as_view("events"))

@@ -59,7 +59,8 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(Problem)
     def _problem(exc: Problem) -> Response:
-        return problem_response(exc)
+        retry_after = exc.extra.get("retry_after")
+        return problem_response(exc, {"Retry-After": str(retry_after)} if retry_after is not None else None)
 
     @app.errorhandler(RuleViolation)
     def _rule(exc: RuleViolation) -> Response:

@@ -1,29 +1,39 @@
-"""Per-address and per-token rate limits: token buckets, 429 with Retry-After when one runs dry.
+"""Rate limits per client address, per bearer token and on match creation, on a store every worker shares.
 
-Buckets live in each worker (share-nothing, like the metrics): with N workers behind one
-address the effective ceiling is up to N times the configured rate, which the README says.
-Tokens are bucketed by a digest, so no raw credential is kept in memory longer than a request.
+Counting is the `limits` library's sliding-window counter. Its storage is a URI: `memory://`
+(the embedded default: counts live in one worker process, so N workers allow up to N times the
+rate) or a shared backend such as `redis://host:6379` for production, where every worker on every
+host spends from the same budget. Past a limit a request gets 429 with Retry-After. Tokens are
+keyed by a digest, so no raw credential is kept. When the shared store cannot be reached the
+request is let through and the failure logged once per minute: a limiter outage must not become
+a service outage.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
-import threading
 import time
 from dataclasses import dataclass
 
+import limits
 from flask import Flask, request
+from limits.storage import storage_from_string
+from limits.strategies import SlidingWindowCounterRateLimiter
 
 from service.problems import Problem, problem_response
 
 EXEMPT = ("/healthz", "/readyz", "/metrics")
-MAX_KEYS = 50_000
+log = logging.getLogger("gambit.ratelimit")
 
 
 @dataclass(frozen=True)
 class Limit:
-    """A sustained rate (requests per second) and a burst; rate 0 disables the limit."""
+    """A sustained rate (requests per second) and a burst; rate 0 disables the limit.
+
+    The burst is the budget of one window of `burst / rate` seconds (`20/100`: 100 per 5 s).
+    """
 
     rate: float
     burst: int
@@ -37,55 +47,68 @@ class Limit:
     @property
     def enabled(self) -> bool:
         """Whether this limit applies at all."""
-        return self.rate > 0
+        return self.rate > 0 and self.burst > 0
+
+    def item(self) -> limits.RateLimitItem:
+        """The `limits` item: `burst` requests per window of burst/rate seconds."""
+        return limits.RateLimitItemPerSecond(self.burst, max(1, round(self.burst / self.rate)))
 
 
-class Buckets:
-    """Token buckets keyed by caller."""
+@dataclass(frozen=True)
+class Limits:
+    """Every limit the service applies, and the store they count in."""
 
-    def __init__(self, limit: Limit) -> None:
-        self.limit = limit
-        self._state: dict[str, tuple[float, float]] = {}
-        self._lock = threading.Lock()
-
-    def take(self, key: str, now: float | None = None) -> float:
-        """Spend one token; returns 0 when allowed, else the seconds until one is available."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            tokens, last = self._state.get(key, (float(self.limit.burst), now))
-            tokens = min(float(self.limit.burst), tokens + (now - last) * self.limit.rate)
-            if tokens >= 1.0:
-                self._state[key] = (tokens - 1.0, now)
-                allowed = 0.0
-            else:
-                self._state[key] = (tokens, now)
-                allowed = (1.0 - tokens) / self.limit.rate
-            if len(self._state) > MAX_KEYS:
-                # Full buckets carry no information: forget them first.
-                idle = [k for k, (t, seen) in self._state.items() if t + (now - seen) * self.limit.rate >= self.limit.burst]
-                for k in idle[: len(self._state) - MAX_KEYS // 2] or list(self._state)[: MAX_KEYS // 2]:
-                    self._state.pop(k, None)
-            return allowed
+    per_address: Limit
+    per_token: Limit
+    # Match creations per client address: a cap on growth, far below the request rate.
+    matches_per_address: Limit
+    storage_uri: str = "memory://"
 
 
-def install(app: Flask, per_address: Limit, per_token: Limit) -> None:
-    """Refuse requests beyond either limit with 429 and a Retry-After header."""
-    by_address = Buckets(per_address) if per_address.enabled else None
-    by_token = Buckets(per_token) if per_token.enabled else None
-    if by_address is None and by_token is None:
+class Limiter:
+    """Counts requests against the configured limits; `wait` says how long a caller must wait (0: go)."""
+
+    def __init__(self, config: Limits) -> None:
+        self.config = config
+        self._strategy = SlidingWindowCounterRateLimiter(storage_from_string(config.storage_uri))
+        self._last_failure = 0.0
+
+    def wait(self, limit: Limit, scope: str, key: str) -> float:
+        """Spend one request of `limit` for `key`; 0 when allowed, else seconds until the window frees one."""
+        if not limit.enabled:
+            return 0.0
+        item = limit.item()
+        try:
+            if self._strategy.hit(item, "gambit", scope, key):
+                return 0.0
+            reset = self._strategy.get_window_stats(item, "gambit", scope, key).reset_time
+        except Exception as exc:  # noqa: BLE001 - any backend failure: let the request through, say so
+            now = time.monotonic()
+            if now - self._last_failure > 60:
+                self._last_failure = now
+                log.warning("rate-limit store %s unavailable, not limiting: %s", self.config.storage_uri, exc)
+            return 0.0
+        return max(1.0, reset - time.time())
+
+
+def install(app: Flask, config: Limits) -> None:
+    """Refuse requests beyond any limit with 429 `rate_limited` and a Retry-After header."""
+    if not (config.per_address.enabled or config.per_token.enabled or config.matches_per_address.enabled):
         return
+    limiter = Limiter(config)
 
     @app.before_request
     def _limit():
         if request.path in EXEMPT:
             return None
-        waits = []
-        if by_address is not None:
-            waits.append(by_address.take(request.remote_addr or "unknown"))
+        address = request.remote_addr or "unknown"
+        waits = [limiter.wait(config.per_address, "address", address)]
         header = request.headers.get("Authorization", "")
-        if by_token is not None and header:
-            waits.append(by_token.take(hashlib.sha256(header.encode()).hexdigest()[:32]))
-        wait = max(waits, default=0.0)
+        if header:
+            waits.append(limiter.wait(config.per_token, "token", hashlib.sha256(header.encode()).hexdigest()[:32]))
+        if request.method == "POST" and request.path == "/matches":
+            waits.append(limiter.wait(config.matches_per_address, "matches", address))
+        wait = max(waits)
         if wait > 0:
             seconds = max(1, math.ceil(wait))
             return problem_response(Problem(429, "rate_limited", f"too many requests; retry in {seconds} s",

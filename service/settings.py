@@ -6,12 +6,16 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
-from service.ratelimit import Limit
+from service.ratelimit import Limit, Limits
 
 DEFAULT_DATA_DIR = "./var"
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 DEFAULT_ADDRESS_LIMIT = "100/400"
 DEFAULT_TOKEN_LIMIT = "50/200"
+DEFAULT_MATCH_CREATION_LIMIT = "0.5/120"
+DEFAULT_MAX_DISPUTES_PER_FILER = 20
+DEFAULT_MAX_STREAMS = 2000
+DEFAULT_MAX_STREAMS_PER_CLIENT = 16
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,14 @@ class Settings:
     # service (`gambit serve`) has them on by default (see from_env).
     rate_limit_per_address: Limit = Limit(0, 0)
     rate_limit_per_token: Limit = Limit(0, 0)
+    match_creation_limit: Limit = Limit(0, 0)
+    # Where limits count: memory:// (per worker process) or a shared store such as redis://host:6379.
+    rate_limit_storage: str = "memory://"
+    # Disputes one filer (a seat, or the organizer) may file in one match.
+    max_disputes_per_filer: int = DEFAULT_MAX_DISPUTES_PER_FILER
+    # Open SSE streams per process, and per client address within it (0: no cap).
+    max_streams: int = DEFAULT_MAX_STREAMS
+    max_streams_per_client: int = DEFAULT_MAX_STREAMS_PER_CLIENT
     # How many reverse proxies in front of the service set X-Forwarded-For; 0 trusts none.
     trusted_proxies: int = 0
 
@@ -44,4 +56,16 @@ class Settings:
                                                if k.strip()),
                    rate_limit_per_address=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_ADDRESS", DEFAULT_ADDRESS_LIMIT)),
                    rate_limit_per_token=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_TOKEN", DEFAULT_TOKEN_LIMIT)),
+                   match_creation_limit=Limit.parse(env.get("GAMBIT_MATCH_CREATION_LIMIT",
+                                                            DEFAULT_MATCH_CREATION_LIMIT)),
+                   rate_limit_storage=env.get("GAMBIT_RATE_LIMIT_STORAGE") or "memory://",
+                   max_disputes_per_filer=int(env.get("GAMBIT_MAX_DISPUTES_PER_FILER", DEFAULT_MAX_DISPUTES_PER_FILER)),
+                   max_streams=int(env.get("GAMBIT_MAX_STREAMS", DEFAULT_MAX_STREAMS)),
+                   max_streams_per_client=int(env.get("GAMBIT_MAX_STREAMS_PER_CLIENT", DEFAULT_MAX_STREAMS_PER_CLIENT)),
                    trusted_proxies=int(env.get("GAMBIT_TRUSTED_PROXIES", "0")))
+
+    @property
+    def limits(self) -> Limits:
+        """The rate limits, with the store they count in."""
+        return Limits(self.rate_limit_per_address, self.rate_limit_per_token, self.match_creation_limit,
+                      self.rate_limit_storage)

@@ -67,7 +67,13 @@ class TournamentDisputes(MethodView):
         g = gambit()
         tournament = g.matches.tournament(tournament_id)
         organizer_of(tournament)
-        return jsonify({"tournament_id": tournament.tournament_id, "disputes": g.index.disputes(tournament.tournament_id)})
+        after = int_arg("after", 0, minimum=0)
+        limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
+        # `after` counts the entries already read: the queue's order (open first) is not by one key.
+        page = g.index.disputes(tournament.tournament_id, offset=after, limit=limit + 1)
+        more = len(page) > limit
+        return jsonify({"tournament_id": tournament.tournament_id, "disputes": page[:limit],
+                        "next_after": after + limit if more else None})
 
 
 class AccessLog(MethodView):

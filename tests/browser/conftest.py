@@ -10,13 +10,11 @@ import os
 import random
 import re
 import threading
-import time
 from pathlib import Path
 
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from service import events as events_resource
 from service import watch
 from service.app import create_app
 from service.settings import Settings
@@ -66,14 +64,10 @@ class LiveServer:
         return self.app.extensions["gambit"].matches
 
     def close(self) -> None:
-        """Stop serving, let open event streams end (they re-read STREAM_SECONDS), release the store."""
+        """Stop serving, end open event streams, release the store."""
         self.server.shutdown()
         self.thread.join(timeout=10)
-        seconds = events_resource.STREAM_SECONDS
-        events_resource.STREAM_SECONDS = 0
-        time.sleep(2 * events_resource.POLL_SECONDS)
-        events_resource.STREAM_SECONDS = seconds
-        self.app.extensions["gambit"].close()
+        self.app.extensions["gambit"].close()  # wakes every open stream, which then ends
 
 
 @pytest.fixture(scope="module")

@@ -39,13 +39,16 @@ def call(base: str, method: str, path: str, body: dict | None = None, token: str
         return error.code, json.loads(error.read() or b"null")
 
 
-def start_server(tmp_path, database_url: str | None, workers: int) -> tuple[str, subprocess.Popen]:
-    """Start `gambit serve` and wait for /healthz."""
+def start_server(tmp_path, database_url: str | None, workers: int,
+                 extra_env: dict | None = None) -> tuple[str, subprocess.Popen]:
+    """Start `gambit serve` and wait for /healthz (`extra_env` adds or overrides settings)."""
     port = free_port()
     # Load tests come from one address and share seat tokens: the rate limits are lifted here
     # (tests/http/test_operations.py checks them).
     env = {**os.environ, "GAMBIT_DATA_DIR": str(tmp_path / "data"), "GAMBIT_ACCESS_LOG": "-",
-           "GAMBIT_RATE_LIMIT_PER_ADDRESS": "0", "GAMBIT_RATE_LIMIT_PER_TOKEN": "0"}
+           "GAMBIT_RATE_LIMIT_PER_ADDRESS": "0", "GAMBIT_RATE_LIMIT_PER_TOKEN": "0",
+           "GAMBIT_MATCH_CREATION_LIMIT": "0"}
+    env.update(extra_env or {})
     env.pop("GAMBIT_DATABASE_URL", None)
     if database_url is not None:
         env["GAMBIT_DATABASE_URL"] = database_url

@@ -105,7 +105,6 @@ def world(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         # A live SSE stream of an active match would stay open for ~a minute: bound it for the fuzzer.
         patch.setattr("service.events.STREAM_SECONDS", 0.5)
-        patch.setattr("service.events.POLL_SECONDS", 0.05)
         app = create_app(Settings(database_url=f"sqlite:///{data_dir / 'store.sqlite3'}", data_dir=str(data_dir)))
         app.testing = True
         yield World(app)

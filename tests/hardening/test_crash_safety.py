@@ -165,6 +165,7 @@ def test_a_worker_killed_mid_load_loses_no_acknowledged_command(store, tmp_path,
     # the default per-address limit (its own tests cover 429 and Retry-After).
     monkeypatch.setenv("GAMBIT_RATE_LIMIT_PER_ADDRESS", "0")
     monkeypatch.setenv("GAMBIT_RATE_LIMIT_PER_TOKEN", "0")
+    monkeypatch.setenv("GAMBIT_MATCH_CREATION_LIMIT", "0")
     database_url = None if backend == "sqlite" else url
     base, process = start_server(tmp_path, database_url, workers=2)
     ledger = Ledger()

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
 
 from service.app import create_app
-from service.ratelimit import Buckets, Limit
+from service.ratelimit import Limit, Limiter, Limits
 from service.settings import Settings
 from tests.support.api import auth, create_match, join_all
+
+# The machine's Redis (CI's too): the shared store production configures for rate limits.
+REDIS = os.environ.get("GAMBIT_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 def test_health_and_readiness_report_the_store_and_the_projection_lag(client):
@@ -52,12 +58,41 @@ def test_the_signing_key_survives_a_restart_and_is_kept_private(settings):
     assert stat.S_IMODE(mode) == 0o600
 
 
-def test_a_token_bucket_refills_at_its_rate():
-    buckets = Buckets(Limit(rate=2, burst=2))
-    assert buckets.take("a", now=0.0) == 0 and buckets.take("a", now=0.0) == 0
-    assert buckets.take("a", now=0.0) == pytest.approx(0.5)
-    assert buckets.take("a", now=0.5) == 0
-    assert buckets.take("b", now=0.5) == 0, "buckets are per caller"
+def test_a_window_refuses_past_its_budget_and_says_when_to_retry():
+    limiter = Limiter(Limits(Limit(rate=2, burst=2), Limit(0, 0), Limit(0, 0)))
+    budget = limiter.config.per_address
+    assert limiter.wait(budget, "address", "a") == 0 and limiter.wait(budget, "address", "a") == 0
+    assert 0 < limiter.wait(budget, "address", "a") <= 2
+    assert limiter.wait(budget, "address", "b") == 0, "budgets are per caller"
+
+
+def _redis_app(tmp_path, name: str, **limits) -> object:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / name}.sqlite3", data_dir=str(tmp_path / name),
+                        rate_limit_storage=REDIS, **limits)
+    return create_app(settings).test_client()
+
+
+def test_workers_sharing_a_redis_store_spend_one_budget(tmp_path):
+    # Two apps stand for two gunicorn workers (or two hosts): alone, each would allow 3.
+    first, second = (_redis_app(tmp_path, n, rate_limit_per_address=Limit(1, 3)) for n in ("w1", "w2"))
+    address = {"REMOTE_ADDR": f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.7"}
+    codes = [client.get("/rulesets", environ_base=address).status_code for client in (first, second, first, second)]
+    assert codes == [200, 200, 200, 429]
+
+
+def test_match_creation_has_its_own_budget_per_address(tmp_path):
+    client = _redis_app(tmp_path, "m", match_creation_limit=Limit(0.01, 2))
+    address = {"REMOTE_ADDR": f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.9"}
+    created = [client.post("/matches", json={"ruleset": "gambitz"}, environ_base=address).status_code for _ in range(3)]
+    assert created == [201, 201, 429]
+    assert client.get("/rulesets", environ_base=address).status_code == 200, "only creation is capped so tightly"
+
+
+def test_an_unreachable_limit_store_lets_requests_through(tmp_path):
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 's.sqlite3'}", data_dir=str(tmp_path),
+                        rate_limit_per_address=Limit(1, 1), rate_limit_storage="redis://127.0.0.1:1")
+    client = create_app(settings).test_client()
+    assert [client.get("/rulesets").status_code for _ in range(3)] == [200, 200, 200]
 
 
 @pytest.fixture
@@ -92,6 +127,9 @@ def test_the_environment_turns_rate_limits_on_by_default_and_zero_turns_them_off
     assert Settings.from_env({}).rate_limit_per_address.enabled
     assert not Settings.from_env({"GAMBIT_RATE_LIMIT_PER_ADDRESS": "0"}).rate_limit_per_address.enabled
     assert Settings.from_env({"GAMBIT_RATE_LIMIT_PER_TOKEN": "5/10"}).rate_limit_per_token == Limit(5, 10)
+    assert Settings.from_env({}).match_creation_limit.enabled
+    assert Settings.from_env({}).rate_limit_storage == "memory://"
+    assert Settings.from_env({"GAMBIT_RATE_LIMIT_STORAGE": REDIS}).limits.storage_uri == REDIS
 
 
 def test_the_default_store_is_sqlite_under_the_data_directory():
