@@ -23,13 +23,14 @@ class CreateTournamentBody(Schema):
     name = StrictString(required=True, validate=validate.Length(min=1, max=100))
 
 
-def _tournament_matches(tournament_id: str) -> list:
+def _tournament_match_ids(tournament_id: str) -> list[str]:
+    """Every match id of the tournament, oldest first."""
     g = gambit()
     ids, cursor = g.index.matches(tournament_id=tournament_id, limit=200)
     while cursor is not None:
         more, cursor = g.index.matches(tournament_id=tournament_id, after=cursor, limit=200)
         ids.extend(more)
-    return [g.matches.match(i) for i in reversed(ids)]
+    return list(reversed(ids))
 
 
 class TournamentCollection(MethodView):
@@ -51,11 +52,19 @@ class TournamentItem(MethodView):
     """/tournaments/{id}"""
 
     def get(self, tournament_id: str) -> Response:
-        """The tournament with its matches (oldest first) and standings (public)."""
-        tournament = gambit().matches.tournament(tournament_id)
-        matches = _tournament_matches(tournament.tournament_id)
+        """The tournament with a page of its matches (oldest first) and the standings of all of them (public).
+
+        `after` counts the matches already read (the previous page's `next_after`).
+        """
+        g = gambit()
+        tournament = g.matches.tournament(tournament_id)
+        after = int_arg("after", 0, minimum=0)
+        limit = int_arg("limit", 100, minimum=1, maximum=200)
+        matches = [g.matches.match(i) for i in _tournament_match_ids(tournament.tournament_id)]
+        page = matches[after:after + limit]
         return jsonify({"tournament_id": tournament.tournament_id, "name": tournament.name,
-                        "created_at": tournament.created_at, "matches": [full_summary(m) for m in matches],
+                        "created_at": tournament.created_at, "matches": [full_summary(m) for m in page],
+                        "next_after": after + limit if len(matches) > after + limit else None,
                         "standings": standings(matches)})
 
 

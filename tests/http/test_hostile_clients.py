@@ -190,3 +190,13 @@ def test_streams_past_a_clients_cap_get_503_with_retry_after_and_a_closed_one_fr
     for response in (third, again, first):
         response.close()
     app.extensions["gambit"].close()
+
+
+def test_a_tournament_lists_its_matches_a_page_at_a_time_with_standings_over_all(client, tournament):
+    tournament_id, key = tournament
+    created = [_match(client, tournament_id, key)["match_id"] for _ in range(5)]
+    first = client.get(f"/tournaments/{tournament_id}?limit=2").get_json()
+    assert [m["match_id"] for m in first["matches"]] == created[:2] and first["next_after"] == 2
+    last = client.get(f"/tournaments/{tournament_id}?after=4&limit=2").get_json()
+    assert [m["match_id"] for m in last["matches"]] == created[4:] and last["next_after"] is None
+    assert client.get(f"/tournaments/{tournament_id}?after={MAX_CURSOR}").get_json()["matches"] == []
