@@ -200,3 +200,14 @@ def test_a_tournament_lists_its_matches_a_page_at_a_time_with_standings_over_all
     last = client.get(f"/tournaments/{tournament_id}?after=4&limit=2").get_json()
     assert [m["match_id"] for m in last["matches"]] == created[4:] and last["next_after"] is None
     assert client.get(f"/tournaments/{tournament_id}?after={MAX_CURSOR}").get_json()["matches"] == []
+
+
+@pytest.mark.parametrize("path", ["/matches?after={max}", "/bluff-calls?after={max}", "/matches/{mid}/events?after={max}",
+                                  "/matches/{mid}/disputes?after={max}", "/tournaments/{tid}/disputes?after={max}",
+                                  "/tournaments/{tid}/access-log?after={max}", "/tournaments/{tid}?after={max}"])
+def test_every_cursor_at_the_specs_maximum_answers_a_page_never_a_500(client, tournament, path):
+    tournament_id, key = tournament
+    match = _match(client, tournament_id, key)
+    join_all(client, match)
+    response = client.get(path.format(max=MAX_CURSOR, mid=match["match_id"], tid=tournament_id), headers=auth(key))
+    assert response.status_code == 200, response.get_json()
