@@ -12,6 +12,8 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 # Read-model connections per process on PostgreSQL: reads are short, so a few serve all threads.
 READ_MODEL_POOL = 3
+# Idle SQLite read-model connections kept per process (more are opened when needed, then closed).
+SQLITE_IDLE = 4
 SCHEMA_LOCK = 7316505
 
 
@@ -26,12 +28,12 @@ def projection_url(database_url: str) -> str:
 
 
 class SqlStore:
-    """Connections to the read-model database (per thread on SQLite, a small pool on PostgreSQL)."""
+    """Connections to the read-model database: a few kept idle on SQLite, a small pool on PostgreSQL."""
 
     def __init__(self, database_url: str) -> None:
         self.url = projection_url(database_url)
         self.sqlite = self.url.startswith("sqlite:///")
-        self._local = threading.local()
+        self._idle: list[Any] = []
         self._all: list[Any] = []
         self._all_lock = threading.Lock()
         self._pg_pool: Any = None
@@ -62,17 +64,32 @@ class SqlStore:
 
     @contextmanager
     def connection(self) -> Iterator[Any]:
-        """A connection for one unit of work: this thread's SQLite connection, or one from the pool."""
+        """A connection for one unit of work, from a pool on either store.
+
+        Never one per thread: under gevent workers every request is its own greenlet, and a
+        per-thread connection would be a new, never-closed connection per request.
+        """
         if not self.sqlite:
             with self._pool().connection() as conn:
                 yield conn
             return
-        conn = getattr(self._local, "conn", None)
+        with self._all_lock:
+            conn = self._idle.pop() if self._idle else None
         if conn is None:
-            conn = self._local.conn = self._connect()
+            conn = self._connect()
             with self._all_lock:
                 self._all.append(conn)
-        yield conn
+        try:
+            yield conn
+        finally:
+            with self._all_lock:
+                keep = len(self._idle) < SQLITE_IDLE and conn in self._all
+                if keep:
+                    self._idle.append(conn)
+                elif conn in self._all:
+                    self._all.remove(conn)
+            if not keep:
+                conn.close()
 
     def sql(self, statement: str) -> str:
         """A statement with `?` placeholders in this database's style."""
@@ -122,10 +139,10 @@ class SqlStore:
                 except Exception:  # closing is best effort: the connection may already be gone
                     pass
             self._all.clear()
+            self._idle.clear()
             if self._pg_pool is not None:
                 self._pg_pool.close()
                 self._pg_pool = None
-        self._local = threading.local()
 
 
 class Cursor:
