@@ -44,7 +44,7 @@ bench-quick: $(STAMP)
 
 # 1,000 idle SSE followers against command p99 and /healthz, on both stores (issue 17's target).
 bench-followers: $(STAMP)
-	$(BIN)/python -m bench.followers
+	$(BIN)/python -m bench.followers --write-docs
 
 clean:
 	rm -rf $(VENV) var .pytest_cache test-artifacts
