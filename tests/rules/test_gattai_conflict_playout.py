@@ -30,11 +30,18 @@ def random_config(rng: random.Random, mode: str, pilots: int) -> dict:
     names = rng.sample(["kaiju", "drone", "mech", "swarm"], rng.randint(1, 3))
     return {
         "mode": mode, "pilots": sheets, "harmony": rng.randint(1, 7), "crisis_tier": rng.randint(1, 3),
-        "threats": {n: rng.randint(1, 5) for n in names},
+        "threats": random_threats(rng, names),
         "threat_stacks": {n: rng.randint(0, 3) for n in names}, "started_by": rng.choice(["pilots", "coach"]),
         "commander": f"p{rng.randint(1, pilots)}", "pilot": f"p{rng.randint(1, pilots)}",
         "specialty": rng.random() < 0.3,
     }
+
+
+def random_threats(rng: random.Random, names: list[str]) -> list[dict] | dict[str, int]:
+    """Threats in the page's list form (now and then without a rating: 3), or in the earlier map form."""
+    if rng.random() < 0.2:
+        return {n: rng.randint(1, 5) for n in names}
+    return [{"name": n, "rating": rng.randint(1, 5)} if rng.random() < 0.8 else {"name": n} for n in names]
 
 
 def choose(rng: random.Random, options: list):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.ruleset import ConfigError, RuleViolation, config_from_dict
+from domain.ruleset import ConfigError, RuleViolation, config_from_dict, config_to_dict
 from domain.rulesets import gattai_conflict as gc
 from tests.rules.test_gattai_conflict_support import QUIET, all_cards, gambit, kinds
 from tests.support.harness import start
@@ -219,11 +219,46 @@ def test_defaults_are_a_gambit_between_the_coach_and_one_pilot():
     ({"pilot": "p3"}, "pilot"), ({"crisis_tier": 0}, "crisis_tier"), ({"threat_stacks": {"moth": 1}}, "threat_stacks"),
     ({"threat_stacks": {"threat": 9}}, "threat_stacks"),
     ({"pilots": {f"p{i}": {} for i in range(1, 6)}}, "pilots"),
+    ({"threats": []}, "threats"), ({"threats": "kaiju"}, "threats"), ({"threats": [3]}, "threats"),
+    ({"threats": [{"name": "kaiju", "rating": 0}]}, "threats"),
+    ({"threats": [{"name": "kaiju", "rating": "3"}]}, "threats"),
+    ({"threats": [{"name": "kaiju", "rating": True}]}, "threats"), ({"threats": [{"rating": 3}]}, "threats"),
+    ({"threats": [{"name": "", "rating": 3}]}, "threats"), ({"threats": [{"name": "x" * 41}]}, "threats"),
+    ({"threats": [{"name": "kaiju", "rating": 3, "power": 2}]}, "threats"),
+    ({"threats": [{"name": "kaiju"}, {"name": "kaiju", "rating": 2}]}, "threats"),
+    ({"threats": [{"name": f"t{i}"} for i in range(7)]}, "threats"),
+    ({"threats": [{"name": "kaiju"}], "threat_stacks": {"threat": 1}}, "threat_stacks"),
 ])
 def test_config_outside_the_rules_is_refused(raw, field):
     with pytest.raises(ConfigError) as err:
         config_from_dict(gc.Config, raw)
     assert err.value.field == field
+
+
+DEFAULT_SHEET = {"steel": 2, "flesh": 2, "synch": 2, "solo": 2, "charges_max": 3, "buffers": 1, "charges": 0}
+
+
+def test_threats_take_the_pages_list_form_and_a_missing_rating_is_3():
+    config = config_from_dict(gc.Config, {"mode": "throwdown", "threats": [{"name": "kaiju", "rating": 5},
+                                                                          {"name": "drone"}]})
+    assert config_to_dict(config)["threats"] == [{"name": "kaiju", "rating": 5}, {"name": "drone", "rating": 3}]
+    game = start(gc, config_to_dict(config))
+    assert game.state["threats"] == {"kaiju": 5, "drone": 3}
+    assert game.state["throwdown"]["strike_base"]["coach"] == 6
+
+
+def test_the_echoed_config_fills_in_every_sheet_and_lists_the_threats():
+    echoed = config_to_dict(config_from_dict(gc.Config, {"pilots": {"p1": {"steel": 4}, "p2": {}}}))
+    assert echoed["pilots"] == {"p1": {**DEFAULT_SHEET, "steel": 4}, "p2": DEFAULT_SHEET}
+    assert echoed["threats"] == [{"name": "threat", "rating": 3}]
+    assert config_to_dict(gc.Config())["pilots"] == {"p1": DEFAULT_SHEET}
+    # The echo is a config in its own right, and echoes itself.
+    assert config_to_dict(config_from_dict(gc.Config, echoed)) == echoed
+
+
+def test_the_earlier_map_form_of_threats_is_still_taken_and_echoed_as_the_list():
+    echoed = config_to_dict(config_from_dict(gc.Config, {"threats": {"kaiju": 3, "drone": 2}}))
+    assert echoed["threats"] == [{"name": "kaiju", "rating": 3}, {"name": "drone", "rating": 2}]
 
 
 def test_unknown_seats_commands_out_of_phase_and_a_finished_match_are_refused():

@@ -396,3 +396,27 @@ def test_the_losers_payload_resolves_before_the_winners():
     order = [(e.public["by"], e.public["trigger"]) for e in events if e.kind == "TriggerResolved"]
     assert order == [("p1", "trauma"), ("coach", "ruin")]
     assert game.state["threats"]["kaiju"] == 2
+
+
+def test_when_the_coach_loses_his_payload_resolves_first():
+    game = throwdown(["P.9C"], ["C.6S"], pilots={"p1": {**QUIET, "buffers": 0}}, threats={"kaiju": 3})
+    game.act("p1", gc.RecordTrigger("trauma", "kaiju"))
+    game.act("coach", gc.RecordTrigger("ruin", "harbor"))
+    events = game.act("coach", gc.Concede())
+    ended = next(e for e in events if e.kind == "ThrowdownEnded").public
+    assert ended["winner"] == "pilots" and ended["payload_order"] == ["coach", "pilots"]
+    order = [(e.public["by"], e.public["trigger"]) for e in events if e.kind == "TriggerResolved"]
+    assert order == [("coach", "ruin"), ("p1", "trauma")]
+
+
+def test_a_called_off_throwdown_resolves_the_coachs_payload_first():
+    game = start(gc, {"mode": "throwdown", "pilots": {"p1": QUIET}, "threats": [{"name": "kaiju", "rating": 3}]})
+    rig(game, {"p1": ["P.7H"], "coach": ["C.7H"]})
+    game.act("p1", gc.RecordTrigger("trauma", "kaiju"))
+    game.act("coach", gc.RecordTrigger("ruin", "harbor"))
+    game.act("p1", gc.SealInitiative("P.7H"))
+    game.act("coach", gc.SealInitiative("C.7H"))
+    events = game.act("coach", gc.RevealInitiative())
+    assert gc.outcome(game.state)["reason"] == "called_off"
+    order = [(e.public["by"], e.public["trigger"]) for e in events if e.kind == "TriggerResolved"]
+    assert order == [("coach", "ruin"), ("p1", "trauma")]

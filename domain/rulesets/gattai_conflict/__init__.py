@@ -15,6 +15,13 @@ Our rulings where the seed is silent (each mode's own are in gambit.py and throw
   `spend_omen` (any time), `record_trigger` (while the conflict runs), an Assist, and the pilot
   commander's reveal of the Initiative (the Coach is the one waited for). Story triggers change
   nothing but +Tarry, which mills the Coach Deck.
+- Config: `threats` is the page's list `[{"name", "rating"}]` (names distinct, 1..40 characters;
+  rating 1..10, default 3; 1..6 threats); the earlier map form `{name: rating}` is still taken so
+  stored matches replay. The summary echoes the config normalized: every pilot's sheet with its
+  defaults filled in (`charges`, the charges she starts with, included) and the threats as a list.
+- The view always shows the Strikes the next card is judged against (`strikes` in the current
+  stage, `escalation_strikes` for a card opening the next one); see throwdown.py for Strike from
+  stage 4 on, Escalate/Rumble cards (they need not beat the old top) and the Payload order.
 - Every conflict terminates: each Drive but Concede and each Assist spends a hand card, and
   hands are refilled only at the very end (plus one free card after an out-of-Strike Coach
   Initiative), so a side runs out of cards and must Concede.

@@ -21,7 +21,7 @@ from domain.ruleset import Event, config_to_dict
 
 from .cards import apply_omen_revealed, apply_shuffle, deck_of, new_decks, to_trash
 from .commands import STATS
-from .config import COACH, Config, sheet_of
+from .config import COACH, Config, sheet_of, threat_ratings
 from .gambit import new_gambit
 from .team import DAMAGE, apply_resolved
 from .throwdown import FIGHTING, new_throwdown, other_side, side_of
@@ -38,8 +38,8 @@ def initial_state(config: Config, seats: list[str]) -> dict:
     return {
         "version": 0, "config": config_to_dict(config), "seats": list(seats), "pilots": pilots,
         "mode": config.mode, "phase": "setup", "harmony": config.harmony, "team": team,
-        "threats": dict(config.threats), "decks": new_decks(), "hands": {s: [] for s in seats},
-        "stacks": {t: [] for t in config.threats}, "table": [], "sealed": [], "queue": [], "after_queue": None,
+        "threats": threat_ratings(config), "decks": new_decks(), "hands": {s: [] for s in seats},
+        "stacks": {t: [] for t in threat_ratings(config)}, "table": [], "sealed": [], "queue": [], "after_queue": None,
         "gambit": None, "throwdown": None,
         "discards_due": {}, "result": None,
     }

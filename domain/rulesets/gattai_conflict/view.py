@@ -4,6 +4,11 @@ A seat sees its own hand and its own sealed cards; everyone sees what is face up
 Omens, revealed cards), gauges, scores, Payloads, hand and deck sizes, and which sealed plays
 exist (their versions name the records whose commitments prove them). Organizers, and everyone
 once the match has ended, see everything, deck order included.
+
+While a Throwdown is fought the view always shows the Strikes the next card is judged against:
+`strikes` for a card played in the current stage (from stage 4 on the pilots' is the Team's
+Harmony), `escalation_strikes` for a card opening the next stage (so in stage 3 the pilots' is
+already the Harmony a Rumble card faces); both count this turn's Assists.
 """
 
 from __future__ import annotations
@@ -16,8 +21,10 @@ from .cards import DECKS, SUITS, SUIT_VALUE, deck_cards, is_joker, rank
 from .config import COACH
 from .legal import to_act
 from .team import HARMONY_NAMES, max_hand, pending
-from .throwdown import strike
+from .throwdown import FIGHTING, strike
 
+SIDES = ("pilots", "coach")
+LAST_STAGE = 7
 STAGE_NAMES = {1: "Confrontation", 2: "Struggle", 3: "Final Attack", 4: "Rumble I", 5: "Rumble II",
                6: "Rumble III", 7: "Rumble IV"}
 
@@ -71,11 +78,22 @@ def _throwdown(state: dict) -> dict | None:
     out = copy.deepcopy(td)
     out["stage_name"] = STAGE_NAMES.get(td["stage"])
     out["initiative"] = {side: v is not None for side, v in td["initiative"].items()}
-    out["strikes"] = ({"pilots": strike(state, "pilots"), "coach": strike(state, "coach")}
-                      if state["phase"] == "turns" else None)
+    out["strikes"], out["escalation_strikes"] = _strikes(state)
     out["winning_card"] = td["piles"][-1]["cards"][-1]["card"] if td["piles"] else None
     out["coach"] = COACH
     return out
+
+
+def _strikes(state: dict) -> tuple[dict | None, dict | None]:
+    """The Strikes the next card is judged against, per side: one played in the current stage (an
+    Initiative card, a Counter) and one opening the next stage (an Escalate; a Rumble, judged against
+    the Team's Harmony), None where no such card can come (the Throwdown ended; stage 7)."""
+    if state["phase"] not in FIGHTING:
+        return None, None
+    stage = state["throwdown"]["stage"]
+    now = {side: strike(state, side) for side in SIDES}
+    nxt = None if stage >= LAST_STAGE else {side: strike(state, side, stage + 1) for side in SIDES}
+    return now, nxt
 
 
 def catalogue() -> dict:
