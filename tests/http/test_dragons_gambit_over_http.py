@@ -90,3 +90,25 @@ def test_every_viewer_can_verify_a_final_gambit_ruling_as_soon_as_the_round_ends
         events = client.get(f"/matches/{mid}/events?after=0&limit=500", headers=headers).get_json()["events"]
         dealt = next(e for e in events if e["version"] == deals[0])
         assert dealt["secret"]["grids"] and dealt["salt"]
+
+
+def test_while_seats_peek_at_once_nobody_is_current_and_every_seat_still_to_peek_is_waited_for(client):
+    match = create_match(client, "dragons-gambit", {"players": 3, "initial_peek": "choose"})
+    tokens = join_all(client, match)
+    mid = match["match_id"]
+
+    def looks(token=None) -> dict:
+        return client.get(f"/matches/{mid}/view", headers=auth(token) if token else {}).get_json()
+
+    for waiting, peeker in ((["p1", "p2", "p3"], "p2"), (["p1", "p3"], "p3"), (["p1"], "p1")):
+        assert client.get(f"/matches/{mid}").get_json()["to_act"] == waiting
+        for token in (None, *tokens.values()):
+            board = looks(token)
+            assert board["state"]["current"] is None and board["state"]["phase"] == "peek"
+            assert board["to_act"] == waiting and board["may_act"] == []
+        body = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens[peeker])).get_json()["commands"][0]
+        assert body["type"] == "peek"
+        assert client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[peeker])).status_code == 201
+    # The last peek starts the discard pile: the round's first seat is on turn, alone.
+    board = looks()
+    assert board["state"]["current"] == "p1" and board["to_act"] == ["p1"] and board["state"]["phase"] == "turn"

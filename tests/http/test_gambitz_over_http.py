@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
-from tests.support.api import auth, create_match, join_all, play_to_end
+import pytest
+
+from domain.chance import Chance, Drawn
+from tests.support.api import auth, create_match, join_all, legal_options, play_to_end
 from tests.support.independent_verifier import verify_export
 
 
@@ -148,3 +151,48 @@ def test_the_view_etag_is_the_version_and_only_the_latest_view_answers_304(clien
     # A past version's view changes when the match ends, so it is always sent in full.
     past = client.get(f"/matches/{mid}/view?at=2", headers={"If-None-Match": '"2"'})
     assert past.status_code == 200 and past.headers["ETag"] == '"2"'
+
+
+def _in_order(self: Chance, purpose: str, n: int) -> Drawn:
+    """A stacked shuffle: the deck stays in catalogue order (Queens first)."""
+    return Drawn("permutation", self._purpose(purpose), n, list(range(n)))
+
+
+@pytest.fixture
+def stacked_deck(monkeypatch):
+    """Every shuffle of the test leaves the deck in order, so p1 is dealt three Queens."""
+    monkeypatch.setattr(Chance, "permutation", _in_order)
+
+
+def test_every_viewer_s_view_says_when_a_redraw_is_due(client, stacked_deck):
+    match = create_match(client, "gambitz", {"players": 2})
+    tokens = join_all(client, match)
+    mid = match["match_id"]
+    viewers = [{}, auth(tokens["p1"]), auth(tokens["p2"])]
+    assert all(client.get(f"/matches/{mid}/view", headers=h).get_json()["state"]["redraw_due"] is True for h in viewers)
+    assert client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens["p1"])).get_json()["commands"] == \
+        [{"type": "redraw"}]
+    redrawn = client.post(f"/matches/{mid}/commands", json={"type": "redraw"}, headers=auth(tokens["p1"]))
+    assert redrawn.status_code == 201
+    views = [client.get(f"/matches/{mid}/view", headers=h).get_json() for h in viewers]
+    assert all(view["state"]["redraw_due"] is False for view in views)
+    assert views[0]["state"]["shown_hands"] == [{"seat": "p1", "cards": ["queen-blue", "queen-green", "queen-red"]}]
+
+
+def test_the_view_shows_running_scores_and_the_final_scores_at_the_end(client):
+    match = create_match(client, "gambitz", {"players": 2})
+    tokens = join_all(client, match)
+    mid = match["match_id"]
+    rng = random.Random(16)
+    while True:
+        view = client.get(f"/matches/{mid}/view").get_json()
+        if view["status"] == "finished":
+            break
+        # While the game runs the running score is what each seat has scored: hands are secret.
+        assert view["state"]["scores"] == view["state"]["points"]
+        seat = view["to_act"][0]
+        body = rng.choice(legal_options(client, mid, tokens[seat], rng))
+        assert client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat])).status_code == 201
+    final = view["outcome"]
+    assert view["state"]["scores"] == final["scores"]
+    assert final["scores"] == {seat: final["points"][seat] - final["penalties"][seat] for seat in ("p1", "p2")}

@@ -182,6 +182,27 @@ def test_choose_peek_lets_every_seat_name_two_slots_at_once():
     assert dg.to_act(game.state) == ["p1"]
 
 
+def test_nobody_is_current_while_the_seats_of_a_later_round_peek_at_once():
+    game = start(dg, {"players": 3, "initial_peek": "choose"})
+    for seat in ("p1", "p2", "p3"):
+        game.act(seat, PeekCards(0, 1))
+    for seat in ("p1", "p2", "p3"):
+        plain_turn(game, seat)
+    game.act("p1", CallFinalGambit())
+    plain_turn(game, "p2")
+    plain_turn(game, "p3")
+    # Round 2 is dealt: every seat peeks again, none of them on turn; its opener is p2.
+    for viewer in (SPECTATOR, *(seat_view(s) for s in ("p1", "p2", "p3"))):
+        board = game.view(viewer)
+        assert (board["round"], board["phase"], board["current"]) == (2, "peek", None)
+    assert dg.to_act(game.state) == ["p1", "p2", "p3"] and dg.may_act(game.state) == []
+    for seat in ("p3", "p1", "p2"):
+        assert game.view(SPECTATOR)["current"] is None
+        game.act(seat, PeekCards(2, 3))
+    assert game.view(SPECTATOR)["current"] == "p2" and dg.to_act(game.state) == ["p2"]
+    assert game.replayed_state() == game.state
+
+
 def test_peek_needs_two_distinct_slots():
     game = start(dg, {"initial_peek": "choose"})
     assert violation(game, "p1", PeekCards(2, 2)) == "peek_needs_two_distinct_slots"

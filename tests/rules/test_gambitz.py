@@ -457,6 +457,123 @@ def test_with_an_empty_deck_a_stuck_hand_of_queens_passes_instead_of_redrawing()
     game.act("p2", PlayCard("castle-blue"))
     assert gz.legal_commands(game.state, "p1") == [PassTurn()]
     assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
+    stuck = hand(game, "p1")
+    events = game.act("p1", PassTurn())
+    assert kinds(events) == ["HandShown", "TurnPassed", "TurnBegan"]
+    assert events[0].public == {"seat": "p1", "cards": stuck, "deck_size": 0, "kept": True}
+
+
+def stuck_with_an_empty_deck() -> Game:
+    """An empty deck; p1 holds two dead Queens and a card of the locked 7 stack; p2 can still play two Castles."""
+    return position({"p1": ["queen-blue", "queen-green", "7-red"], "p2": ["castle-blue", "castle-green", "queen-red"]},
+                    stacks={"7": ["7-blue", "7-green", "7-yellow"]}, queens={"7": "queen-yellow"}, rest="stacks")
+
+
+def test_a_stuck_hand_with_an_empty_deck_is_shown_to_everyone_as_the_seat_passes_and_nothing_is_drawn():
+    game = stuck_with_an_empty_deck()
+    assert game.view(SPECTATOR)["deck_size"] == 0
+    assert gz.legal_commands(game.state, "p1") == [PassTurn()]
+    assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
+    [dealt] = game.state["received"]["p1"]
+    shown, passed, began = game.act("p1", PassTurn())
+    assert (shown.kind, passed.kind, began.kind) == ("HandShown", "TurnPassed", "TurnBegan")
+    assert shown.secret is None and shown.audience is None
+    assert shown.public == {"seat": "p1", "cards": ["queen-blue", "queen-green", "7-red"], "deck_size": 0,
+                            "kept": True}
+    # The record that dealt the hand is opened to everyone at once, as a redraw's is.
+    assert shown.opens == (dealt["version"],)
+    # Nothing is drawn and nothing goes back: the seat keeps its hand, face up.
+    assert hand(game, "p1") == ["queen-blue", "queen-green", "7-red"]
+    for viewer in (SPECTATOR, Viewer("seat", "p2")):
+        view = game.view(viewer)
+        assert view["shown_hands"] == [{"seat": "p1", "cards": ["queen-blue", "queen-green", "7-red"], "kept": True}]
+        assert view["hand_sizes"]["p1"] == 3 and view["deck_size"] == 0 and view["passed"] == ["p1"]
+    assert gz.to_act(game.state) == ["p2"]
+
+
+def test_the_verifier_binds_a_shown_hand_kept_with_an_empty_deck():
+    game = stuck_with_an_empty_deck()
+    start_state = copy_state(game.state)
+    events = game.act("p1", PassTurn())
+    # What the replayed state fixes of each record is what was recorded, and the fold agrees.
+    state = copy_state(start_state)
+    for event in events:
+        fixed = gz.derived_public(state, event)
+        assert fixed == {key: event.public.get(key) for key in fixed}, event.kind
+        state = gz.evolve(state, event)
+    assert state == game.state
+    # A record that returned the hand to the empty deck instead (no `kept`) is not the one the rules give.
+    returned = Event("HandShown", {key: value for key, value in events[0].public.items() if key != "kept"})
+    fixed = gz.derived_public(start_state, returned)
+    assert fixed != {key: returned.public.get(key) for key in fixed}
+
+
+def test_a_stuck_hand_already_lying_face_up_is_not_shown_again_and_the_game_ends_as_before():
+    game = stuck_with_an_empty_deck()
+    game.act("p1", PassTurn())
+    game.act("p2", PlayCard("castle-blue"))
+    assert kinds(game.act("p1", PassTurn())) == ["TurnPassed", "TurnBegan"]
+    game.act("p2", PlayCard("castle-green"))
+    assert kinds(game.act("p1", PassTurn())) == ["TurnPassed", "TurnBegan"]
+    assert kinds(game.act("p2", PassTurn())) == ["TurnPassed", "GameEnded"]
+    assert len(game.view(SPECTATOR)["shown_hands"]) == 1
+    assert gz.outcome(game.state)["scores"] == {"p1": -5, "p2": 0}
+
+
+def test_a_hand_that_is_not_stuck_passes_unseen_with_an_empty_deck():
+    game = locked_out(["queen-blue", "7-red"], ["queen-green", "8-red"])
+    assert kinds(game.act("p1", PassTurn())) == ["TurnPassed", "TurnBegan"]
+    assert game.view(SPECTATOR)["shown_hands"] == []
+
+
+# --- what the view says about the turn and the scores -------------------------------------------
+
+def test_the_view_says_when_a_redraw_is_due():
+    game = position({"p1": ["queen-blue", "queen-green", "queen-red"], **FILLER})
+    viewers = (SPECTATOR, ORGANIZER, Viewer("seat", "p1"), Viewer("seat", "p2"))
+    assert all(game.view(viewer)["redraw_due"] is True for viewer in viewers)
+    game.act("p1", RedrawHand())
+    assert all(game.view(viewer)["redraw_due"] is False for viewer in viewers)
+
+
+def test_no_redraw_is_due_when_the_hand_can_be_played_or_the_deck_is_empty():
+    assert game_view_redraw_due(position({"p1": ["queen-blue", "queen-green", "7-red"], **FILLER})) is False
+    assert game_view_redraw_due(stuck_with_an_empty_deck()) is False
+    assert game_view_redraw_due(stuck_endgame()) is True
+
+
+def game_view_redraw_due(game: Game) -> bool:
+    """What a spectator's view says of a due redraw."""
+    return game.view(SPECTATOR)["redraw_due"]
+
+
+def test_the_view_shows_each_seat_s_running_score_and_the_final_score_at_the_end():
+    game = stuck_with_an_empty_deck()
+    assert game.view(SPECTATOR)["scores"] == {"p1": 0, "p2": 0}
+    game.act("p1", PassTurn())
+    game.act("p2", PlayCard("castle-blue"))
+    # Cards in hand are secret while the game runs: the running score is what was scored so far.
+    for viewer in (SPECTATOR, Viewer("seat", "p1"), Viewer("seat", "p2")):
+        assert game.view(viewer)["scores"] == {"p1": 0, "p2": 1}
+    game.act("p1", PassTurn())
+    game.act("p2", PlayCard("castle-green"))
+    game.act("p1", PassTurn())
+    game.act("p2", PassTurn())
+    # At the end it is the final score: points minus the penalties for cards left in hand.
+    view = game.view(Viewer("spectator", sees_all=True))
+    assert view["scores"] == gz.outcome(game.state)["scores"] == {"p1": -5, "p2": 0}
+    assert view["points"] == {"p1": 0, "p2": 2}
+
+
+def test_running_scores_follow_the_points_through_random_games():
+    def check(game: Game) -> None:
+        view = game.view(SPECTATOR)
+        result = gz.outcome(game.state)
+        assert view["scores"] == (result["scores"] if result else game.state["points"])
+        assert view["redraw_due"] == (RedrawHand() in gz.legal_commands(game.state, game.state["turn"] or "p1"))
+    rng = random.Random(16)
+    for players in (2, 3, 5):
+        random_playout(gz, {"players": players}, rng, check=check)
 
 
 # --- the end ------------------------------------------------------------------------------------
@@ -646,6 +763,7 @@ def crafted_positions() -> list[Game]:
                  stacks={"5": ["5-blue", "5-green", "5-red"], "9": ["9-blue", "9-green", "9-red"]}),
         position({"p1": ["knight-green", "7-blue", "king-red"], **FILLER}, stacks={"knight": ["knight-blue"]}),
         stuck_endgame(),
+        stuck_with_an_empty_deck(),
     ]
 
 

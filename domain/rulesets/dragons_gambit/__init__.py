@@ -12,6 +12,9 @@ Rules: /work/shared/rules/dragons-gambit.md over the seed 003. Decisions where b
   evidence, which hide nothing once the next round is dealt afresh) and the round's card records
   shown to one seat (peeks, draws), so every viewer can verify the ruling at once.
 - In the `choose` peek, seats peek simultaneously; the discard pile is started after the last peek.
+  While they peek nobody is on turn: the view's `current` is null and `to_act` lists every seat
+  still to peek (`may_act` stays empty); the round's first seat becomes `current` when the
+  discard pile is started.
 - No seat ever acts out of turn, so `may_act` is always empty.
 
 Files: config (Config, seats) · cards (deck, faces, deals) · commands · events (event parts,

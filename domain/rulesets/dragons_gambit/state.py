@@ -11,8 +11,9 @@ State (plain JSON):
   every set: it is face up, and once reshuffled nobody can follow it. Positions of grid cards are
   public (every move names its slots), so knowing a card id is knowing where it is; the unseen
   swap moves ids without adding any, which is how a seat loses sight of its own slot.
-- `current`, `turns_taken`, `caller`, `call_version`, `final_turns_left`, `pending_ability`
-  {"seat", "face"}, `peeked` {seat: bool}: the round's turn bookkeeping.
+- `current` (the seat on turn; None while the seats peek and between rounds), `turns_taken`,
+  `caller`, `call_version`, `final_turns_left`, `pending_ability` {"seat", "face"}, `peeked`
+  {seat: bool}: the round's turn bookkeeping.
 - `evidence`: versions of this round's hidden chance records (deal, reshuffles), which the Final
   Gambit ruling rests on and the round's end opens to everyone (the key keeps its name so stored
   snapshots still load).
@@ -105,7 +106,9 @@ def _round_dealt(state: dict, event: Event) -> None:
         "seen": {s: [] for s in seats}, "drawn": None, "pending_ability": None, "caller": None,
         "call_version": None, "final_turns_left": [], "turns_taken": {s: 0 for s in seats},
         "peeked": {s: False for s in seats}, "evidence": [event.version], "private": [], "drawn_version": None,
-        "current": first,
+        # Nobody is on turn while the seats peek (at once, with `initial_peek: choose`); the
+        # round's first seat takes the turn when the discard pile is started.
+        "current": None,
         "round_first_seat": first,
     })
 
@@ -127,6 +130,7 @@ def _initial_cards_peeked(state: dict, event: Event) -> None:
 def _discard_started(state: dict, event: Event) -> None:
     _to_discard(state, state["draw_pile"].pop(0))
     state["phase"] = "turn"
+    state["current"] = state["round_first_seat"]
 
 
 def _draw_pile_reshuffled(state: dict, event: Event) -> None:

@@ -48,7 +48,10 @@ def view(state: dict, viewer: Viewer) -> dict:
         "round": state["round"],
         "phase": state["phase"],
         "seats": list(state["seats"]),
-        "current": state["current"],
+        # Only a seat on turn is current: during the simultaneous `choose` peek every unpeeked
+        # seat is waited for (to_act), none of them is on turn (a snapshot taken before the state
+        # kept `current` None there still shows None).
+        "current": state["current"] if state["phase"] == "turn" else None,
         "round_first_seat": state["round_first_seat"],
         "grids": grids,
         "discard": [{"card": c, "face": FACE[c]} for c in state["discard"]],

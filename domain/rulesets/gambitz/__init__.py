@@ -20,14 +20,26 @@ taken where the seed and the rules page are silent, so that replays and clients 
   would, even when the deck is short or empty (then the returned cards come straight back).
   The order of two returned cards is part of the move (it fixes which comes back first).
 - Redraw: forced when the seat cannot play, holds exactly three cards that are three Queens or
-  two Queens and a card of a locked stack, and the deck is not empty (with an empty deck the
-  reshuffle would hand back the same three cards forever, so the seat passes instead). It is
-  a `redraw` command (the only legal one then): the hand is shown and returned, the deck is
-  reshuffled (hidden), the seat draws 3 and its turn goes on. At most one redraw per turn: a
+  two Queens and a card of a locked stack, and the deck is not empty. It is a `redraw` command
+  (the only legal one then): the hand is shown and returned, the deck is reshuffled (hidden),
+  the seat draws 3 and its turn goes on. At most one redraw per turn: a
   seat that still cannot play afterwards passes. This always terminates: at most 4 cards
   can ever be unplayable (each locked stack kills one card and takes one Queen), so while the
   deck is non-empty the 3 x seats >= 6 cards in hand include a playable one and some seat
   plays within every round; each play lays a card down for good and shrinks the deck by one.
+- A stuck hand with an empty deck (rules page, rulings after the first audit): it cannot be
+  redrawn (the reshuffle would hand back the same three cards), so `pass` is the seat's only
+  command and its record is preceded by a public `HandShown` with `kept: true` that opens the
+  hand's deal and draw records, as a redraw's does; the hand stays with the seat, face up (in
+  `shown_hands` with `kept: true`), and nothing is drawn. It is shown once, at the first pass
+  with it: nothing can change that hand while it stays stuck (the deck is empty), and once one of
+  its cards is played the seat never holds three cards again, so a later pass has nothing new to
+  show. `redraw` stays refused (`redraw_not_allowed`).
+- The view says `redraw_due` (true when the seat on turn must redraw now; public, since the
+  redraw is forced, nobody else can act first, and it shows the hand anyway) and `scores`, each
+  seat's running score: the points scored so far while the game runs (cards left in hand are
+  secret, so no penalty is counted yet), and the final score (points - penalties) once it is
+  over, equal to the outcome's `scores`. `points` stays: what each seat scored by plays.
 - Every action is taken on the seat's own turn: nobody may act out of turn (`may_act` is empty).
 - End: after a pass, when the deck is empty and every seat holding cards has passed since the
   last card was played; after a play, when every hand is empty (kept for the rules page's sake:

@@ -40,7 +40,11 @@ class PlayCard(Command):
 
 @dataclass(frozen=True)
 class PassTurn(Command):
-    """Pass: allowed only when no card in hand can be played and no redraw is due."""
+    """Pass: allowed only when no card in hand can be played and no redraw is due.
+
+    A stuck hand (three Queens, or two and a locked card) with an empty deck cannot be redrawn:
+    the pass shows it to everyone first, the first time the seat passes with it.
+    """
 
     type: ClassVar[str] = "pass"
 

@@ -68,8 +68,15 @@ def returned_public(state: State, seat: str, cards: list[str]) -> dict:
 
 
 def shown_public(state: State, seat: str) -> dict:
-    """The public part of a redraw's shown hand: the whole hand, and the deck's size once it is returned."""
+    """The public part of a shown hand: the whole hand, and the deck's size once it is returned.
+
+    A redraw returns the hand to the deck. With an empty deck there is no redraw: the stuck hand
+    is shown as the seat passes and stays in its hand (`kept`), face up. Which of the two it is
+    follows from the deck; `kept` is written only when true, as records before it had none.
+    """
     hand = list(state["hands"][seat])
+    if not state["deck"]:
+        return {"seat": seat, "cards": hand, "deck_size": 0, "kept": True}
     return {"seat": seat, "cards": hand, "deck_size": len(state["deck"]) + len(hand)}
 
 
@@ -79,7 +86,7 @@ def revealed_by_showing(state: State, seat: str) -> tuple[int, ...]:
     Every card such a record holds is public once the hand is shown: the rest were played face up.
     A record a Knight sent a card back from is not revealed (that card's identity stays hidden).
     What opening adds is only when each shown card arrived, of a hand that goes back into the
-    deck and is reshuffled at once.
+    deck and is reshuffled at once (a redraw) or stays face up with the seat (an empty deck).
     """
     return tuple(entry["version"] for entry in state.get("received", {}).get(seat, []) if not entry["tainted"])
 

@@ -17,7 +17,7 @@ from .config import Config
 from .events import (next_turn, passed_public, played_public, queen_moved_public, refill, refill_public,
                      returned_public, revealed_by_showing, shuffle_public, shown_public, started_public)
 from .state import evolve, initial_state
-from .table import is_playable, knight_returns, must_redraw, next_position, placement_problem, queen_moves
+from .table import is_playable, knight_returns, must_redraw, must_show, next_position, placement_problem, queen_moves
 
 
 # --- emitting through the scratch pad -------------------------------------------------------------
@@ -133,7 +133,7 @@ def check_play(state: State, seat: str, command: PlayCard) -> str:
 
 
 def check_may_pass(state: State, seat: str) -> None:
-    """A seat passes only when no redraw is due and no card in its hand can be played."""
+    """A seat passes only when no redraw is due and no card in its hand can be played (a stuck hand is then shown)."""
     check_not_stuck(state, seat)
     if any(is_playable(state, card) for card in state["hands"][seat]):
         raise RuleViolation("cannot_pass_with_playable_card", "a seat that can play a card must play one")
@@ -174,6 +174,10 @@ def _decide_play(state: State, seat: str, command: PlayCard, chance: Any) -> lis
 def _decide_pass(state: State, seat: str, chance: Any) -> list[Event]:
     check_may_pass(state, seat)
     decision = Decision(state, chance, evolve)
+    if must_show(state, seat):
+        # A stuck hand with an empty deck cannot be redrawn: it is shown (opening the records
+        # that brought it, as a redraw's is) and kept, and the seat passes; nothing is drawn.
+        decision.emit("HandShown", shown_public(state, seat), opens=revealed_by_showing(state, seat))
     decision.emit("TurnPassed", passed_public(seat))
     _pass_turn_on(decision, seat)
     return decision.events

@@ -21,7 +21,7 @@ def initial_state(config: Config, seats: list[str]) -> State:
         "points": {seat: 0 for seat in seats},
         "passed": [],  # seats that passed since the last card was played
         "redrew": False,  # the seat to act has redrawn this turn
-        "shown": [],  # hands shown by redraws, public for good
+        "shown": [],  # hands shown (by redraws, or kept with an empty deck), public for good
         # Per seat, the deal and draw records that brought cards still in its hand: their version,
         # the cards not played yet, and whether a Knight sent one of them back unseen.
         "received": {seat: [] for seat in seats},
@@ -101,8 +101,14 @@ def _cards_returned(state: State, event: Event) -> None:
 
 
 def _hand_shown(state: State, event: Event) -> None:
-    """A redraw's shown hand goes back into the deck and stays public; the seat has redrawn this turn."""
+    """A redraw's shown hand goes back into the deck and stays public; the seat has redrawn this turn.
+
+    A hand shown with an empty deck (`kept`) stays in the seat's hand, face up: nothing moves.
+    """
     pub = event.public
+    if pub.get("kept"):
+        state["shown"].append({"seat": pub["seat"], "cards": list(pub["cards"]), "kept": True})
+        return
     _take(state["hands"][pub["seat"]], pub["cards"])
     state["deck"].extend(pub["cards"])
     state["shown"].append({"seat": pub["seat"], "cards": list(pub["cards"])})

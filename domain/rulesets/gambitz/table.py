@@ -35,15 +35,33 @@ def is_playable(state: State, card: str) -> bool:
     return placement_problem(state, rank, rank) is None
 
 
-def must_redraw(state: State, seat: str) -> bool:
-    """Whether the seat to act is stuck with Queens (and a locked card) and must redraw first."""
+def is_stuck(state: State, seat: str) -> bool:
+    """Whether the seat holds a stuck hand: three unplayable cards, three Queens or two and a locked card."""
     hand = state["hands"][seat]
-    if state["redrew"] or not state["deck"] or len(hand) != HAND_SIZE:
-        return False
-    if any(is_playable(state, card) for card in hand):
+    if len(hand) != HAND_SIZE or any(is_playable(state, card) for card in hand):
         return False
     others = [card for card in hand if rank_of(card) != "queen"]
     return not others or (len(others) == 1 and state["stacks"][rank_of(others[0])]["queen"] is not None)
+
+
+def must_redraw(state: State, seat: str) -> bool:
+    """Whether the seat to act is stuck with Queens (and a locked card) and must redraw first."""
+    return not state["redrew"] and bool(state["deck"]) and is_stuck(state, seat)
+
+
+def lies_face_up(state: State, seat: str) -> bool:
+    """Whether the seat's whole hand is one it showed and kept (it lies face up for everyone)."""
+    hand = sorted(state["hands"][seat])
+    return any(entry["seat"] == seat and entry.get("kept") and sorted(entry["cards"]) == hand
+               for entry in state["shown"])
+
+
+def must_show(state: State, seat: str) -> bool:
+    """Whether the seat's pass shows its stuck hand: the deck is empty, so it shows it once and keeps it."""
+    # With an empty deck the hand cannot be redrawn; it is shown the first time the seat passes
+    # with it. It can never change while it stays stuck (nothing is drawn, nothing played), so a
+    # later pass has nothing new to show; once a card of it is played the hand is never 3 again.
+    return not state["deck"] and is_stuck(state, seat) and not lies_face_up(state, seat)
 
 
 def next_position(state: State, rank: str) -> int:

@@ -7,6 +7,23 @@ import copy
 from domain.ruleset import ORGANIZER, State, Viewer
 
 from .cards import CARDS, DEFAULT_SCORING, HAND_SIZE, STACK_LIMIT, STACK_RANKS, rank_of, suit_of
+from .rules import outcome
+from .table import must_redraw
+
+
+def running_scores(state: State) -> dict[str, int]:
+    """Each seat's score so far: its points while playing; once the game is over, points minus penalties."""
+    # Penalties hang on the cards left in hand, which are secret while the game runs, so the
+    # running score counts only what was scored face up; at the end it is the final score.
+    result = outcome(state)
+    return dict(result["scores"]) if result is not None else dict(state["points"])
+
+
+def redraw_due(state: State) -> bool:
+    """Whether the seat on turn must redraw its stuck hand now (its only legal command)."""
+    # Public for every viewer: the redraw is forced and nobody else can act before it, and the
+    # record it makes shows the hand to everyone anyway.
+    return state["phase"] == "play" and state["turn"] is not None and must_redraw(state, state["turn"])
 
 
 def view(state: State, viewer: Viewer) -> dict:
@@ -17,7 +34,7 @@ def view(state: State, viewer: Viewer) -> dict:
         "stacks": {rank: {"cards": list(pile["cards"]), "queen": pile["queen"], "locked": pile["queen"] is not None,
                           "size": len(pile["cards"]) + (pile["queen"] is not None)}
                    for rank, pile in state["stacks"].items()},
-        "points": dict(state["points"]),
+        "points": dict(state["points"]), "scores": running_scores(state), "redraw_due": redraw_due(state),
         "hand_sizes": {seat: len(cards) for seat, cards in state["hands"].items()},
         "passed": list(state["passed"]), "redrew": state["redrew"],
         "shown_hands": copy.deepcopy(state["shown"]), "scoring": copy.deepcopy(state["scoring"]),
