@@ -9,6 +9,21 @@ from tests.support.api import auth, create_match, join_all, legal_options
 from tests.support.independent_verifier import verify_export
 
 
+def test_config_players_2_is_accepted_and_echoed_in_the_summary(client):
+    match = create_match(client, "gambit-tcg", {"players": 2})
+    assert match["config"] == {"players": 2, "turn_limit": 100} and len(match["seats"]) == 2
+    assert create_match(client, "gambit-tcg")["config"] == {"players": 2, "turn_limit": 100}
+    assert client.get(f"/matches/{match['match_id']}").get_json()["config"]["players"] == 2
+
+
+def test_config_players_other_than_2_is_a_422_naming_the_field(client):
+    for players in (1, 3, 6):
+        response = client.post("/matches", json={"ruleset": "gambit-tcg", "config": {"players": players}})
+        assert response.status_code == 422 and response.mimetype == "application/problem+json"
+        body = response.get_json()
+        assert body["code"] == "invalid_config" and body["field"] == "players" and "must be 2" in body["detail"]
+
+
 def test_a_bad_deck_list_at_join_time_is_a_422_naming_the_problem(client):
     match = create_match(client, "gambit-tcg")
     response = client.post(f"/matches/{match['match_id']}/seats",

@@ -143,13 +143,14 @@ def test_a_ruleset_resource_serves_commands_fields_and_the_tcg_catalogue(client)
     tcg = client.get("/rulesets/gambit-tcg")
     assert tcg.status_code == 200
     body = tcg.get_json()
-    assert body["ruleset"] == "gambit-tcg" and body["default_config"] == {"turn_limit": 100}
+    assert body["ruleset"] == "gambit-tcg" and body["default_config"] == {"players": 2, "turn_limit": 100}
     cards = {card["id"]: card for card in body["catalogue"]["cards"]}
     assert len(cards) == 24
     assert cards["W1"] == {"id": "W1", "name": "Lantern Acolyte", "color": "White", "type": "unit", "cost": 1,
                            "might": 1, "endurance": 2, "keywords": ["reveal"],
                            "text": "When played: Reveal one set card."}
     assert cards["N4"]["type"] == "trap" and cards["G6"]["field_kind"] == "spell"
+    assert cards["N4"]["windows"] == ["spell_activated"] and cards["W4"]["windows"] == ["attack_declared"]
     assert sum(body["catalogue"]["decks"]["dawn"].values()) == 30
     commands = {c["type"]: c for c in body["commands"]}
     assert set(commands) == {"set_card", "energize", "play_card", "activate_trap", "end_phase", "declare_attack",

@@ -16,7 +16,7 @@ import pytest
 from domain.chance import Drawn
 from domain.ruleset import ConfigError, Event, RuleViolation, Viewer, config_from_dict
 from domain.rulesets import gambit_tcg as g
-from domain.rulesets.gambit_tcg.cards import CARDS
+from domain.rulesets.gambit_tcg.cards import CARDS, WINDOWS
 from domain.rulesets.gambit_tcg.play import canonical_payment, check_play
 from domain.rulesets.gambit_tcg.traps import check_activation
 from tests.support.harness import Game
@@ -208,6 +208,13 @@ def test_card_data_is_validated_when_loaded():
             load(json.dumps({"cards": [bad]}))
     with pytest.raises(CardDataError):
         load(json.dumps({"cards": [good, good]}))
+    trap = {**good, "type": "trap", "windows": ["attack_declared"]}
+    assert load(json.dumps({"cards": [trap]}))[0]["X1"]["windows"] == ["attack_declared"]
+    for bad in ({**trap, "windows": []}, {**trap, "windows": ["teatime"]}, {**trap, "windows": "main1"},
+                {**trap, "windows": ["end", "end"]}, {k: v for k, v in trap.items() if k != "windows"},
+                {**good, "windows": ["main1"]}):
+        with pytest.raises(CardDataError):
+            load(json.dumps({"cards": [bad]}))
     with pytest.raises(CardDataError):
         load(json.dumps({"cards": [good], "decks": {"tiny": {"X1": 3}}}))
 
@@ -223,6 +230,17 @@ def test_every_card_draws_its_effects_from_the_fixed_vocabulary():
 def test_turn_limit_is_validated():
     with pytest.raises(ConfigError):
         config_from_dict(g.Config, {"turn_limit": 1})
+
+
+def test_players_is_accepted_and_must_be_2():
+    assert config_from_dict(g.Config, {"players": 2}) == config_from_dict(g.Config, {}) == g.Config(2, 100)
+    assert stacked(config={"players": 2}).state["config"] == {"players": 2, "turn_limit": 100}
+    for bad in (1, 3, 4, 0):
+        with pytest.raises(ConfigError) as info:
+            config_from_dict(g.Config, {"players": bad})
+        assert info.value.field == "players" and "must be 2" in info.value.detail
+    with pytest.raises(ConfigError):
+        config_from_dict(g.Config, {"players": "2"})
 
 
 # ----- first-player balance -------------------------------------------------------------------
@@ -450,15 +468,38 @@ def test_a_trap_is_set_with_a_declared_window():
     game.act("p2", Pass())
     assert violation(game, "p1", SetCard(c("p1", 1))) == "window_required"
     assert violation(game, "p1", SetCard(c("p1", 1), "teatime")) == "unknown_window"
-    events = game.act("p1", SetCard(c("p1", 1), "spell_activated"))
-    assert events[0].secret["window"] == "spell_activated"
+    events = game.act("p1", SetCard(c("p1", 1), "attack_declared"))
+    assert events[0].secret["window"] == "attack_declared"
     assert violation(game, "p1", PlayCard(c("p1", 1), discard=(c("p1", 2),))) == "trap_needs_window"
+
+
+def test_every_trap_names_in_its_card_data_the_windows_its_effect_can_apply_in():
+    traps = {card_id: card["windows"] for card_id, card in CARDS.items() if card["type"] == "trap"}
+    assert traps == {"W4": ["attack_declared"], "B5": ["attack_declared"], "G5": ["attack_declared"],
+                     "N4": ["spell_activated"]}
+    assert all("windows" not in card for card in CARDS.values() if card["type"] != "trap")
+    catalogue = {card["id"]: card for card in g.catalogue()["cards"]}
+    assert all(catalogue[card_id]["windows"] == windows for card_id, windows in traps.items())
+
+
+@pytest.mark.parametrize("trap", ["W4", "B5", "G5", "N4"])
+def test_a_trap_may_be_set_only_for_one_of_its_own_windows(trap):
+    game = stacked([trap])
+    game.act("p2", Pass())
+    own = CARDS[trap]["windows"]
+    for window in (w for w in WINDOWS if w not in own):
+        assert violation(game, "p1", SetCard(c("p1", 1), window)) == "window_not_on_card"
+    # Each pool trap names one window, so its set is a whole listed command, not a choice.
+    listed = [cmd for cmd in g.legal_commands(game.state, "p1") if isinstance(cmd, SetCard) and cmd.card == c("p1", 1)]
+    assert listed == [SetCard(c("p1", 1), window) for window in own]
+    assert not [ch for ch in g.legal_choices(game.state, "p1") if ch.command is SetCard and ch.fixed["card"] == c("p1", 1)]
+    assert game.act("p1", SetCard(c("p1", 1), own[0]))[0].secret["window"] == own[0]
 
 
 # ----- traps: the declared window, the wait, off-turn payment ----------------------------------
 
 def trap_position() -> Game:
-    """p2 free-set Ambush Pit (attack_declared); on turn 2 p2 set Ambush Pit and Snare Vines (combat),
+    """p2 free-set Ambush Pit (attack_declared); on turn 2 p2 set Ambush Pit and Snare Vines (both attack_declared),
     energized and spent its energy on a Shield Bearer; turn 3, p1 attacks with a Rushing Scout."""
     game = stacked(["N1", "N1", "N1", "G2", "G2"], ["B5", "B5", "G5", "W4", "N2", "G2"])
     game.act("p2", SetCard(c("p2", 1), "attack_declared"))
@@ -467,7 +508,7 @@ def trap_position() -> Game:
     assert "WindowOpened" not in kinds(events)  # p2's trap is not ready on turn 1: nobody is asked
     finish_turn(game)
     game.act("p2", SetCard(c("p2", 2), "attack_declared"))
-    game.act("p2", SetCard(c("p2", 3), "combat"))
+    game.act("p2", SetCard(c("p2", 3), "attack_declared"))
     game.act("p2", Energize(c("p2", 4)))
     game.act("p2", PlayCard(c("p2", 5), energy=(c("p2", 4),), discard=(c("p2", 6),)))
     finish_turn(game)
@@ -483,14 +524,16 @@ def test_a_trap_waits_one_full_turn_after_it_is_set():
 
 
 def test_a_trap_fires_only_in_the_window_declared_when_it_was_set():
-    game = stacked(["N1"], ["G5"])
-    game.act("p2", SetCard(c("p2", 1), "combat"))
+    game = stacked(["W3", "G2"], ["G5", "G2"])
+    game.act("p2", SetCard(c("p2", 1), "attack_declared"))
     finish_turn(game)
     finish_turn(game)
-    play(game, "p1", c("p1", 1))
-    attack(game, c("p1", 1))
-    assert game.state["window"]["name"] == "attack_declared"
-    assert violation(game, "p2", ActivateTrap(c("p2", 1), discard=(c("p2", 2),), target=c("p1", 1))) == "wrong_window"
+    play(game, "p1", c("p1", 1), reveal=c("p2", 1))
+    # A face-down card could be a Null Snare, so p2 is asked in the spell_activated window...
+    assert game.state["window"] == {"name": "spell_activated", "responders": ["p2"], "turn": 3}
+    # ...but its Snare Vines was declared for attack_declared.
+    assert violation(game, "p2", ActivateTrap(c("p2", 1), discard=(c("p2", 2),))) == "wrong_window"
+    assert not [cmd for cmd in g.legal_commands(game.state, "p2") if isinstance(cmd, ActivateTrap)]
 
 
 def test_a_trap_fires_in_its_declared_window_on_the_opponent_turn_and_opens_its_commitment():
@@ -518,7 +561,7 @@ def test_off_turn_trap_costs_are_paid_from_hand_while_energy_is_exhausted():
 
 def test_a_trap_is_activated_only_in_an_open_window():
     game = stacked(p2=["B5"])
-    game.act("p2", SetCard(c("p2", 1), "main1"))
+    game.act("p2", SetCard(c("p2", 1), "attack_declared"))
     finish_turn(game)
     assert violation(game, "p2", ActivateTrap(c("p2", 1), discard=(c("p2", 2),))) == "no_open_window"
 
@@ -536,18 +579,48 @@ def test_who_is_asked_in_a_trap_window_gives_nothing_away():
     assert kinds(events)[:2] == ["WindowPassed", "WindowClosed"]
 
 
-def test_a_seat_may_spring_its_own_trap_on_its_own_turn():
+def own_attack_position(trap: str, attacker: str) -> Game:
+    """p2 set a unit face down before the first turn; p1 set `trap` (attack_declared) on turn 1; on turn 3 p1
+    attacks with `attacker`, so the attack_declared window opens (asking p2, whose set card could be a trap)."""
+    game = stacked([trap, attacker, "N2", "N2", "N2"], ["N2", "N1", "G2"])
+    game.act("p2", SetCard(c("p2", 1)))
+    game.act("p1", SetCard(c("p1", 1), "attack_declared"))
+    put_unit(game, "p1", c("p1", 2))
+    finish_turn(game)
+    finish_turn(game)
+    attack(game, c("p1", 2))
+    assert game.state["window"] == {"name": "attack_declared", "responders": ["p2"], "turn": 3}
+    return game
+
+
+@pytest.mark.parametrize("trap", ["B5", "W4", "G5"])
+def test_a_seat_cannot_spring_its_own_attack_trap_on_its_own_attacker(trap):
+    game = own_attack_position(trap, "G2")  # a 4/5 Thornback Brute: Judgment Ward's Might 3 or more
+    assert g.to_act(game.state) == ["p2"]  # no attack trap answers its own seat's attack: p1 is never asked
+    command = ActivateTrap(c("p1", 1), discard=(c("p1", 3), c("p1", 4)), target=c("p1", 2))
+    assert violation(game, "p1", command) == "own_unit"
+    events = game.act("p2", Pass())
+    assert kinds(events)[:2] == ["WindowPassed", "WindowClosed"] and game.state["window"] is None
+    assert c("p1", 2) not in graveyard(game, "p1") and c("p1", 1) in [e["card"] for e in game.state["players"]["p1"]["set"]]
+
+
+def test_attack_traps_target_opposing_attackers_only():
+    from domain.rulesets.gambit_tcg.effects import attacking_targets, choice_options
+    game = own_attack_position("B5", "G2")
+    assert attacking_targets(game.state, "p1") == [] and attacking_targets(game.state, "p2") == [c("p1", 2)]
+    assert choice_options(game.state, "p1", c("p1", 1)) == []
+
+
+def test_a_trap_window_asks_no_seat_that_no_trap_could_serve():
     game = stacked(["B5", "N1", "G2", "G2", "G2"], ["N2", "N1"])
     game.act("p2", Pass())
     game.act("p1", SetCard(c("p1", 1), "attack_declared"))
     finish_turn(game)
-    play(game, "p2", c("p2", 2))
     finish_turn(game)
     play(game, "p1", c("p1", 2))
-    attack(game, c("p1", 2))
-    assert g.to_act(game.state) == ["p1"]  # p2 holds no set card, so only p1 is asked
-    events = activate(game, "p1", c("p1", 1), target=c("p1", 2))
-    assert events[0].public["on_turn_of"] == "p1"
+    events = attack(game, c("p1", 2))
+    # p2 holds no set card and p1's attack traps cannot answer p1's own attack: no window opens.
+    assert "WindowOpened" not in kinds(events) and "CombatResolved" in kinds(events)
 
 
 # ----- Reveal and type declarations -----------------------------------------------------------
@@ -1054,6 +1127,25 @@ def test_a_set_card_and_its_declared_window_are_secret_to_its_owner():
     assert own["id"] == "B5" and own["window"] == "attack_declared"
 
 
+def test_the_verifier_binds_a_set_card_window_when_its_card_data_leaves_no_choice():
+    game = stacked(["G2"], ["B5"])
+    event = game.act("p2", SetCard(c("p2", 1), "attack_declared"))[0]
+    bound = g.derived_secret(replay_to(game, event), event)
+    assert bound == {"card": c("p2", 1), "id": "B5", "type": "trap", "window": "attack_declared"} == event.secret
+    event = game.act("p1", SetCard(c("p1", 1)))[0]
+    assert g.derived_secret(replay_to(game, event), event)["window"] is None
+
+
+def replay_to(game: Game, event: Event) -> dict:
+    """The state just before a recorded event, rebuilt from the record."""
+    state = g.initial_state(game.config, game.seats)
+    for earlier in game.events:
+        if earlier.version == event.version:
+            return state
+        state = g.evolve(state, earlier)
+    raise AssertionError("event not recorded")
+
+
 def test_hands_and_deck_lists_are_secret_to_their_seat():
     game = stacked()
     game.act("p2", Pass())
@@ -1106,14 +1198,15 @@ def test_the_view_is_a_copy_of_the_state():
     assert len(game.state["players"]["p1"]["hand"]) == 5 and game.state["players"]["p1"]["set"] == []
 
 
-# ----- phase-start windows (no starter trap can fire there, so a test card shows they open) ----
+# ----- phase-start windows (no starter trap names one, so a test card shows they open) --------
 
 @pytest.fixture
 def hidden_cache(monkeypatch):
-    """A targetless trap added to the pool for one test: 'Hidden Cache — draw a card'."""
+    """A targetless trap added to the pool for one test: 'Hidden Cache — draw a card', for main1 or end."""
     from domain.rulesets.gambit_tcg import phases
     monkeypatch.setitem(CARDS, "X1", {"id": "X1", "name": "Hidden Cache", "color": None, "type": "trap", "cost": 1,
-                                      "keywords": [], "effects": [{"do": "draw", "count": 1}], "text": "Draw a card."})
+                                      "keywords": [], "windows": ["main1", "end"],
+                                      "effects": [{"do": "draw", "count": 1}], "text": "Draw a card."})
     monkeypatch.setattr(phases, "TRAP_IDS", phases.TRAP_IDS + ("X1",))
 
 

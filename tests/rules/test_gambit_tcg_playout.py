@@ -2,7 +2,9 @@
 
 500 complete games between the preconstructed decks and random valid custom decks. Random play
 is biased toward attacking (and toward springing traps) so games end by damage as well as by
-deck-out; the ending distribution is printed (`-s`) and checked to contain both.
+deck-out; the ending distribution is printed (`-s`) and checked to contain both. Every trap
+kind of the pool fires, every window a trap names opens, and no trap is ever set for a window
+its card does not name (trap windows are card data), so every set trap could fire.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from tests.support.harness import Game, start
 
 GAMES = 500
 ENDINGS: collections.Counter = collections.Counter()
+FIRED: collections.Counter = collections.Counter()  # trap id -> activations
+OPENED: collections.Counter = collections.Counter()  # window -> times it opened
+SET_FOR: collections.Counter = collections.Counter()  # (trap id, declared window) -> times set
 
 
 def random_deck(rng: random.Random) -> list[str]:
@@ -191,10 +196,30 @@ def test_random_playouts_keep_the_invariants_and_replay_identically():
         assert json.loads(json.dumps(game.state)) == game.state
         result = g.outcome(game.state)
         ENDINGS[result["reason"]] += 1
+        count_traps(game)
         assert g.to_act(game.state) == []
         assert all(g.legal_commands(game.state, s) == [] for s in ("p1", "p2"))
     print(f"\ngambit-tcg endings over {GAMES} games: {dict(ENDINGS)}")
+    print(f"traps fired: {dict(FIRED)}; windows opened: {dict(OPENED)}; traps set: {dict(SET_FOR)}")
     assert ENDINGS["zero_life"] > 0 and ENDINGS["deck_out"] > 0
+    traps = {card_id: card["windows"] for card_id, card in CARDS.items() if card["type"] == "trap"}
+    assert set(FIRED) == set(traps), f"trap kinds that never fired: {sorted(set(traps) - set(FIRED))}"
+    named = {window for windows in traps.values() for window in windows}
+    assert set(OPENED) == named, f"windows named {sorted(named)}, opened {sorted(OPENED)}"
+    assert all(window in traps[trap] for trap, window in SET_FOR), "a trap was set for a window it cannot use"
+    assert {trap for trap, _ in SET_FOR} == set(traps)
+
+
+def count_traps(game: Game) -> None:
+    """Tally a finished game's trap activations, opened windows and trap sets (from the record)."""
+    for event in game.events:
+        if event.kind == "TrapActivated":
+            FIRED[event.public["id"]] += 1
+            assert event.public["window"] in CARDS[event.public["id"]]["windows"]
+        elif event.kind == "WindowOpened":
+            OPENED[event.public["window"]] += 1
+        elif event.kind == "CardSet" and event.secret["type"] == "trap":
+            SET_FOR[(event.secret["id"], event.secret["window"])] += 1
 
 
 def garbage(rng: random.Random, state: dict):

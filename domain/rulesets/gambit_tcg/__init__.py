@@ -6,9 +6,23 @@ traps in secretly declared windows. Join options: `{"deck": "dawn"|"dusk"}` or
 `{"deck_list": [30 card ids]}`; without options p1 plays `dawn` and p2 plays `dusk`. A deck
 list is secret to its seat (DeckRegistered secret).
 
+Config: `players` (must be 2, the format is 1v1) and `turn_limit`.
+
 Our rulings: a turn limit (config, default 100) ends every game, the seat with more life
 winning; one blocker per attacker, and a Guard unit able to block must block first; who a trap
 window asks is decided on public facts only, one responder at a time.
+- Your own units (rules page): damage and destroy effects target opposing units only — Judgment
+  Ward and Ambush Pit never hit their own seat's attacker (refused as `own_unit`, never offered);
+  we rule Snare Vines the same (muting one's own attacker could only hurt its controller), so an
+  attack trap answers the opponent's attack. Sacrifice stays the only way to bin your own unit.
+- Trap windows are card data (rules page): each trap names in cards.json the windows its effect
+  can apply in (Judgment Ward, Ambush Pit, Snare Vines: `attack_declared`; Null Snare:
+  `spell_activated`); a trap is set only for one of them (`window_not_on_card`). A window opens
+  only when a trap of the pool naming it could act now, and asks a seat only if such a trap
+  could act for it and it could pay the cheapest (a revealed trap counts only for its own
+  declared window). The other vocabulary windows (phase starts, `unit_played`) stay available to
+  card data but open for no starter card. When a card leaves no choice of window (a non-trap, a
+  one-window trap) the verifier binds the set commitment's window.
 
 Files: config.py (Config, seats, deck choice) · commands.py · events.py (every event part;
 derived_secret/public) · state.py (state, evolve) · rules.py (setup, decide, outcome) ·

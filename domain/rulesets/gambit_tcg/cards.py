@@ -1,9 +1,10 @@
 """The card pool and preconstructed decks, loaded from `cards.json` and validated at import.
 
 Every card is data: type, cost, stats, keywords and effects drawn from the fixed vocabulary
-(`EFFECT_PARAMS` here; effects.py reads the choices, resolution.py resolves them), checked at
-import so a typo in the data file fails there instead of mid-match. Format constants (life,
-deck size, caps) live here too.
+(`EFFECT_PARAMS` here; effects.py reads the choices, resolution.py resolves them), and for a
+trap the windows its effect can apply in (`windows`, rules page: "Trap windows are card data"),
+checked at import so a typo in the data file fails there instead of mid-match. Format
+constants (life, deck size, caps) live here too.
 """
 
 from __future__ import annotations
@@ -81,6 +82,20 @@ def _check_table(card_id: str, name: str, table: object, params: dict[str, type]
             raise CardDataError(f"{card_id}: unknown keyword {keyword!r}")
 
 
+def _check_windows(card_id: str, kind: str, card: dict) -> None:
+    """A trap names the windows it answers (at least one, each from WINDOWS, no repeats); no other card has any."""
+    if kind != "trap":
+        if "windows" in card:
+            raise CardDataError(f"{card_id}: only a trap names trigger windows")
+        return
+    windows = card.get("windows")
+    if not isinstance(windows, list) or not windows or len(set(map(str, windows))) != len(windows):
+        raise CardDataError(f"{card_id}: a trap needs a list of distinct trigger windows")
+    for window in windows:
+        if window not in WINDOWS:
+            raise CardDataError(f"{card_id}: unknown window {window!r} (windows are {list(WINDOWS)})")
+
+
 def _check_card(card: dict) -> None:
     card_id = card.get("id")
     if not isinstance(card_id, str) or not card_id:
@@ -104,6 +119,7 @@ def _check_card(card: dict) -> None:
         _check_effects(card_id, card.get("effects", []))
     if kind in ("spell", "trap") and not card.get("effects"):
         raise CardDataError(f"{card_id}: a {kind} needs at least one effect")
+    _check_windows(card_id, kind, card)
     if kind == "item":
         _check_table(card_id, "equip", card.get("equip"), EQUIP_PARAMS)
     if kind == "field":
@@ -153,6 +169,11 @@ TRAP_IDS = tuple(card_id for card_id, card in CARDS.items() if card["type"] == "
 def card(card_id: str) -> dict:
     """The definition of a card id."""
     return CARDS[card_id]
+
+
+def trap_windows(card_id: str) -> list[str]:
+    """The windows a trap's effect can apply in (its card data); empty for any other card."""
+    return list(CARDS[card_id].get("windows", []))
 
 
 def has_keyword(card_id: str, keyword: str) -> bool:

@@ -15,14 +15,19 @@ DEFAULT_DECKS = {"p1": "dawn", "p2": "dusk"}
 class Config:
     """A gambit-tcg match config.
 
+    `players`: the number of seats (API.md: card games take `config.players`); the format is 1v1,
+    so 2 is the only value (rules page, "Config").
     `turn_limit` (house rule, so every game ends even if nobody attacks or draws): after that many
     turns in all, the seat with more life wins; equal life is a draw.
     """
 
+    players: int = 2
     turn_limit: int = 100
 
     def validate(self) -> None:
         """Raise ConfigError for a value this ruleset cannot play."""
+        if self.players != len(SEATS):
+            raise ConfigError("players", f"must be {len(SEATS)}: gambit-tcg is played 1v1 by seats p1 and p2")
         if not 2 <= self.turn_limit <= 1000:
             raise ConfigError("turn_limit", "must be an integer from 2 to 1000")
 

@@ -14,7 +14,7 @@ import itertools
 from domain.ruleset import RuleViolation
 
 from .cards import CARDS, TYPES
-from .state import unit_in_play
+from .state import find_unit, unit_in_play
 
 CHOICE_FIELDS = ("target", "reveal", "declared_type", "sacrifice", "target_player")
 
@@ -74,12 +74,19 @@ def reveal_targets(state: dict, seat: str) -> list[str]:
     return [e["card"] for s in state["seats"] if s != seat for e in state["players"][s]["set"] if not e["revealed"]]
 
 
-def attacking_targets(state: dict, min_might: int = 0) -> list[str]:
-    """Attacking units (with at least `min_might`)."""
+# Effects that harm the unit they target: they target opposing units only (rules page, "Your own
+# units": Sacrifice is the only way to send your own unit to the graveyard). Muting an attacker is
+# ruled the same way (house): it could only hurt its own controller's attack.
+OPPOSING_ONLY = ("destroy_attacker", "damage_attacker", "mute_attacker")
+
+
+def attacking_targets(state: dict, seat: str, min_might: int = 0) -> list[str]:
+    """Attacking units `seat` does not control (with at least `min_might`): what its attack traps may target."""
     combat = state["combat"]
     if combat is None:
         return []
-    return [u for u in combat["attackers"] if might(state, unit_in_play(state, u)) >= min_might]
+    return [u for u in combat["attackers"] if find_unit(state, u)[0] not in (None, seat)
+            and might(state, unit_in_play(state, u)) >= min_might]
 
 
 def sacrifice_candidates(state: dict, seat: str, instance: str | None, effect: dict) -> list[str]:
@@ -115,7 +122,7 @@ def _options(state: dict, seat: str, instance: str | None, effect: dict) -> list
     if kind == "damage_player":
         return [{"target_player": s} for s in state["seats"]]
     if kind in ("destroy_attacker", "damage_attacker", "mute_attacker"):
-        return [{"target": u} for u in attacking_targets(state, effect.get("min_might", 0))]
+        return [{"target": u} for u in attacking_targets(state, seat, effect.get("min_might", 0))]
     if kind == "boost":
         return [{"target": u} for u in all_units(state)]
     if kind == "nullify_spell":
@@ -142,9 +149,21 @@ def choice_options(state: dict, seat: str, instance: str) -> list[dict]:
     return [{f: combo.get(f) for f in CHOICE_FIELDS} for combo in combine(state, seat, instance, effects)]
 
 
+def check_opposing_target(state: dict, seat: str, instance: str, choices: dict) -> None:
+    """Raise RuleViolation when a damage or destroy effect of `instance` would target one of `seat`'s own units."""
+    effects = CARDS[state["cards"][instance]]["effects"]
+    target = choices.get("target")
+    if target is None or not any(e["do"] in OPPOSING_ONLY for e in effects):
+        return
+    if find_unit(state, target)[0] == seat:
+        raise RuleViolation("own_unit", "damage and destroy effects target opposing units only; Sacrifice is the "
+                                        "only way to send your own unit to the graveyard")
+
+
 def check_choices(state: dict, seat: str, instance: str, choices: dict) -> None:
     """Raise RuleViolation unless `choices` are legal for the card's effects now."""
     card = CARDS[state["cards"][instance]]
+    check_opposing_target(state, seat, instance, choices)
     options = choice_options(state, seat, instance)
     if not options:
         raise RuleViolation("no_target", f"{card['name']} has no legal target now")

@@ -9,7 +9,9 @@ Which part of each secret the rules fix (`derived_secret`), and which is a seat'
 - DeckShuffled: its secret is the chance result itself, which the verifier re-derives.
 - CardsDrawn: the ids of the cards on top of the deck (instances are numbered by shuffled
   position, so the shuffle and the deck list fix which card each one is).
-- CardSet: the set card's identity and type follow from the state; its trap window is a choice.
+- CardSet: the set card's identity and type follow from the state; so does its window when the
+  card leaves no choice (none for a card that is no trap, the one window a trap's card data
+  names); a trap naming several windows is set for one of them by choice.
 - SetCardRevealed, TrapActivated and a face-down CardPlayed open a set card: its identity and
   the window declared when it was set are all in the state.
 
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 from domain.ruleset import Event
 
-from .cards import CARDS, DECK_SIZE, DECKS, MAX_HAND, OPENING_HAND, SEATS, STARTING_LIFE, energy_value
+from .cards import CARDS, DECK_SIZE, DECKS, MAX_HAND, OPENING_HAND, SEATS, STARTING_LIFE, energy_value, trap_windows
 from .effects import might, play_cost
 from .phases import window_responders
 from .state import active_on, find_set, ready_turn, set_entry, source_of, unit_in_play
@@ -101,6 +103,15 @@ def set_secret(state: dict, card: str, window: str | None) -> dict:
     return {**card_identity(state, card), "window": window}
 
 
+def fixed_window(state: dict, card: str) -> dict:
+    """The window a set card must carry when its card leaves no choice: None for a non-trap, a trap's only window."""
+    card_id = state["cards"][card]
+    if CARDS[card_id]["type"] != "trap":
+        return {"window": None}
+    windows = trap_windows(card_id)
+    return {"window": windows[0]} if len(windows) == 1 else {}
+
+
 def opened_secret(state: dict, card: str) -> dict:
     """The secret of an event that turns a set card face up: its id and the window it was set for."""
     _, entry = find_set(state, card)
@@ -114,9 +125,9 @@ def turn_limit_public(state: dict) -> dict:
     return {"turn_limit": state["config"]["turn_limit"], "life": life, "winners": winners if len(winners) == 1 else []}
 
 
-def window_opened_public(state: dict) -> dict:
-    """What opening a trap window now fixes: the seats it asks (public facts only), the turn, the seat on turn."""
-    return {"responders": window_responders(state), "turn": state["turn"], "active": state["active"]}
+def window_opened_public(state: dict, window: str) -> dict:
+    """What opening trap window `window` now fixes: the seats it asks (public facts only), the turn, who is on turn."""
+    return {"responders": window_responders(state, window), "turn": state["turn"], "active": state["active"]}
 
 
 def paid_record(state: dict, energy, discard) -> dict:
@@ -218,7 +229,7 @@ def derived_secret(state: dict, event: Event) -> dict | None:
     if event.kind == "CardsDrawn":
         return drawn_secret(state, pub["seat"], len(pub["cards"]))
     if event.kind == "CardSet":
-        return card_identity(state, pub["card"])
+        return {**card_identity(state, pub["card"]), **fixed_window(state, pub["card"])}
     if event.kind in _OPENING:
         return opened_secret(state, pub["card"])
     return None
@@ -253,7 +264,7 @@ def derived_public(state: dict, event: Event) -> dict | None:
     if kind == "TurnLimitReached":
         return turn_limit_public(state)
     if kind == "WindowOpened":
-        return window_opened_public(state)
+        return window_opened_public(state, pub.get("window"))
     if kind in ("WindowPassed", "WindowClosed"):
         return {"window": (state["window"] or {}).get("name")}
     if kind == "CardEnergized":

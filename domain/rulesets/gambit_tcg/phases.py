@@ -1,8 +1,10 @@
 """What the turn's flow reads off the board: which units may attack, and who a trap window asks.
 
-These are public facts only (the card pool is public, set cards' declared windows are never
-consulted), so who is asked gives nothing away. turns.py opens windows with them, events.py
-binds a recorded window's responders to them, legal.py and view.py show them.
+These are public facts only (the card pool and each trap's windows are public card data; a
+face-down card's declared window is never consulted), so who is asked gives nothing away. A
+window opens only when some trap of the pool names it and could act in it now. turns.py opens
+windows with them, events.py binds a recorded window's responders to them, legal.py and
+view.py show them.
 """
 
 from __future__ import annotations
@@ -24,28 +26,36 @@ def available_payment(state: dict, seat: str) -> int:
     return sum(energy_value(state["cards"][e["card"]]) for e in player["energy"] if e["ready"]) + len(player["hand"])
 
 
-def may_respond(state: dict, seat: str) -> bool:
-    """Whether `seat` gets a say in a trap window — decided on public facts only.
+def usable_traps(state: dict, seat: str, window: str) -> list[str]:
+    """Trap ids of the pool that name `window` in their card data and would have a legal choice for `seat` now."""
+    return [t for t in TRAP_IDS if window in CARDS[t].get("windows", ())
+            and combine(state, seat, None, CARDS[t]["effects"])]
 
-    It must hold a set card past its one-turn wait that could be a trap (face down, or a revealed
-    trap) and be able to pay the cheapest trap of the pool. The declared windows are never
-    consulted, so who is asked gives nothing away.
+
+def may_respond(state: dict, seat: str, window: str) -> bool:
+    """Whether `seat` gets a say in the trap window `window` — decided on public facts only.
+
+    Some trap of the pool must name the window and have a legal choice for `seat` now (an attack
+    trap never answers its own seat's attack); `seat` must be able to pay the cheapest such trap,
+    and hold a set card past its one-turn wait that could be one: face down, or a revealed trap
+    whose (then public) window is this one. Face-down cards' windows are never consulted, so who
+    is asked gives nothing away.
     """
-    player = state["players"][seat]
-    cheapest = min((CARDS[t]["cost"] for t in TRAP_IDS), default=0)
-    if available_payment(state, seat) < cheapest:
+    usable = usable_traps(state, seat, window)
+    if not usable or available_payment(state, seat) < min(CARDS[t]["cost"] for t in usable):
         return False
     return any(e["ready_turn"] <= state["turn"]
-               and (not e["revealed"] or CARDS[state["cards"][e["card"]]]["type"] == "trap")
-               for e in player["set"])
+               and (not e["revealed"] or (CARDS[state["cards"][e["card"]]]["type"] == "trap"
+                                          and e["window"] == window))
+               for e in state["players"][seat]["set"])
 
 
-def window_live(state: dict) -> bool:
-    """Whether any trap of the pool would have a legal target now (public: the pool is public)."""
-    return any(combine(state, seat, None, CARDS[t]["effects"]) for t in TRAP_IDS for seat in state["seats"])
+def window_live(state: dict, window: str) -> bool:
+    """Whether any trap of the pool that names `window` would have a legal choice now (public: the pool is public)."""
+    return any(usable_traps(state, seat, window) for seat in state["seats"])
 
 
-def window_responders(state: dict) -> list[str]:
-    """The seats a trap window opened now asks, in order: the seat not on turn first."""
+def window_responders(state: dict, window: str) -> list[str]:
+    """The seats the trap window `window` opened now asks, in order: the seat not on turn first."""
     order = [opponent(state["active"]), state["active"]]
-    return [s for s in order if may_respond(state, s)]
+    return [s for s in order if may_respond(state, s, window)]

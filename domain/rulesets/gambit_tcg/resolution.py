@@ -75,25 +75,26 @@ def _damage_player(decision, seat, instance, effect, choices, play_version):
     decision.emit("PlayerDamaged", {"seat": choices["target_player"], "amount": effect["amount"], "source": instance})
 
 
-def _attacker(decision, choices, min_might=0):
+def _attacker(decision, seat, choices, min_might=0):
+    """The chosen attacker if it is still an opposing attacking unit (own units are never hit), else None."""
     target = choices.get("target")
-    return target if target in attacking_targets(decision.state, min_might) else None
+    return target if target in attacking_targets(decision.state, seat, min_might) else None
 
 
 def _destroy_attacker(decision, seat, instance, effect, choices, play_version):
-    target = _attacker(decision, choices, effect.get("min_might", 0))
+    target = _attacker(decision, seat, choices, effect.get("min_might", 0))
     if target is not None:
         decision.destroy(target, "effect", instance)
 
 
 def _damage_attacker(decision, seat, instance, effect, choices, play_version):
-    target = _attacker(decision, choices)
+    target = _attacker(decision, seat, choices)
     if target is not None:
         decision.emit("UnitDamaged", {"unit": target, "amount": effect["amount"], "source": instance})
 
 
 def _mute_attacker(decision, seat, instance, effect, choices, play_version):
-    target = _attacker(decision, choices)
+    target = _attacker(decision, seat, choices)
     if target is not None:
         decision.emit("AttackerMuted", {"unit": target, "source": instance})
 

@@ -17,7 +17,8 @@ from .turns import phase_body
 def after_response(decision: TcgDecision, seat: str) -> None:
     """After a trap resolved: the seat keeps the window while it still could respond, else passes."""
     state = decision.state
-    if window_live(state) and may_respond(state, seat):
+    name = state["window"]["name"]
+    if window_live(state, name) and may_respond(state, seat, name):
         return
     pass_window(decision, seat, automatic=True)
 
@@ -27,7 +28,7 @@ def pass_window(decision: TcgDecision, seat: str, automatic: bool = False) -> No
     name = decision.state["window"]["name"]
     decision.emit("WindowPassed", {"seat": seat, "window": name, "automatic": automatic})
     window = decision.state["window"]
-    if window["responders"] and window_live(decision.state):
+    if window["responders"] and window_live(decision.state, name):
         return
     decision.emit("WindowClosed", {"window": name})
     continue_after(decision, name)

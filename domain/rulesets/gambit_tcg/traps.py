@@ -1,5 +1,8 @@
 """Setting cards face down, and traps: the secretly declared window, the wait, the activation.
 
+A trap is set for one of the windows its card data names (`windows` in cards.json), so every
+set trap can fire; which of them is the owner's secret.
+
 Setting commits the card's identity (and, for a trap, its trigger window) in the `CardSet`
 secret, audience the owner. Activating a trap opens that commitment (`opens=(set_version,)`),
 so the record proves the window was declared when the trap was set. An activation is not a
@@ -13,8 +16,8 @@ from __future__ import annotations
 
 from domain.ruleset import RuleViolation
 
-from .cards import CARDS, SET_CAP, WINDOWS
-from .effects import check_choices, play_cost
+from .cards import CARDS, SET_CAP, WINDOWS, trap_windows
+from .effects import check_choices, check_opposing_target, play_cost
 from .events import activated_public, opened_secret, set_public, set_secret
 from .resolution import resolve
 from .responses import after_response
@@ -37,6 +40,10 @@ def check_set(state: dict, seat: str, card: str, window: str | None) -> None:
     # show, so opening the set commitment at the reveal would publish it.
     if window is not None and CARDS[state["cards"][card]]["type"] != "trap":
         raise RuleViolation("window_not_allowed", "only a trap is set with a trigger window")
+    own = trap_windows(state["cards"][card])
+    if window is not None and window not in own:
+        # Trap windows are card data: a trap may be set only for a window its effect can apply in.
+        raise RuleViolation("window_not_on_card", f"{CARDS[state['cards'][card]]['name']} answers only {own}")
 
 
 def set_card(decision: TcgDecision, seat: str, card: str, window: str | None, free: bool = False) -> None:
@@ -60,6 +67,7 @@ def check_activation(state: dict, seat: str, card: str, choices: dict, acting: l
         raise RuleViolation("trap_not_ready", "a trap waits one full turn: not before its owner's next turn")
     if entry["window"] != window["name"]:
         raise RuleViolation("wrong_window", "a trap fires only in the window declared when it was set")
+    check_opposing_target(state, seat, card, choices)
     if seat not in acting:
         raise RuleViolation("not_your_turn", "another seat answers this window first")
     check_choices(state, seat, card, choices)

@@ -52,9 +52,9 @@ def end_phase(decision: TcgDecision) -> None:
 def open_window(decision: TcgDecision, name: str) -> bool:
     """Open a trap window for the seats that may respond (the one not on turn first); True if opened."""
     state = decision.state
-    if not window_live(state):
+    if not window_live(state, name):
         return False
-    asked = window_opened_public(state)
+    asked = window_opened_public(state, name)
     if not asked["responders"]:
         return False
     decision.emit("WindowOpened", {"window": name, **asked})

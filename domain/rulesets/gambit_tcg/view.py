@@ -19,12 +19,13 @@ from .effects import endurance, keywords, might
 from .legal import to_act
 from .phases import attack_candidates
 
-CATALOGUE_FIELDS = ("id", "name", "color", "type", "cost", "might", "endurance", "keywords", "field_kind", "text")
+CATALOGUE_FIELDS = ("id", "name", "color", "type", "cost", "might", "endurance", "keywords", "field_kind", "windows",
+                    "text")
 
 
 def catalogue() -> dict:
-    """The public card pool (names, types, costs, stats, keywords and text), the preconstructed decks,
-    and the format's numbers, so a client can render every card id it receives."""
+    """The public card pool (names, types, costs, stats, keywords, a trap's windows and text), the
+    preconstructed decks, and the format's numbers, so a client can render every card id it receives."""
     cards = [{k: c[k] for k in CATALOGUE_FIELDS if k in c} for c in CARDS.values()]
     decks = {name: {card_id: ids.count(card_id) for card_id in dict.fromkeys(ids)} for name, ids in DECKS.items()}
     return {"cards": cards, "decks": decks, "types": list(TYPES), "windows": list(WINDOWS), "keywords": list(KEYWORDS),
