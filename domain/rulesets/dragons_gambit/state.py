@@ -21,7 +21,7 @@ State (plain JSON):
   peeks) not yet revealed to everyone; `drawn_version`: the record of the card drawn now. A drawn
   card discarded face up reveals its record at once; the round's end reveals the rest, since by
   then every card they name is face up and its path public (every move names its slots).
-- `scores`, `history` (one entry per finished round), `last_round`.
+- `scores`, `rounds_played`, `last_round` (the latest round's result, for the view).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def initial_state(config: Config, seats: list[str]) -> dict:
         "grids": {s: [] for s in seats}, "tokens": {}, "seen": {s: [] for s in seats},
         "drawn": None, "pending_ability": None, "caller": None, "call_version": None,
         "final_turns_left": [], "turns_taken": {s: 0 for s in seats}, "peeked": {s: False for s in seats},
-        "evidence": [], "private": [], "drawn_version": None, "scores": {s: 0 for s in seats}, "history": [],
+        "evidence": [], "private": [], "drawn_version": None, "scores": {s: 0 for s in seats}, "rounds_played": 0,
         "last_round": None,
     }
 
@@ -231,8 +231,10 @@ def _final_gambit_called(state: dict, event: Event) -> None:
 def _round_ended(state: dict, event: Event) -> None:
     public = event.public
     state["scores"] = dict(public["scores"])
-    state["history"].append({"round": public["round"], "totals": dict(public["totals"]),
-                             "penalties": dict(public["penalties"])})
+    # A count, not the rounds themselves: the state holds what the rules need now (past rounds
+    # live in their RoundEnded records), so a long match costs no more to load than a short one.
+    # Snapshots taken before the count existed carry the list it replaced.
+    state["rounds_played"] = state.get("rounds_played", len(state.pop("history", []))) + 1
     state["last_round"] = {
         "round": public["round"], "caller": public["caller"], "totals": dict(public["totals"]),
         "penalties": dict(public["penalties"]), "round_winners": list(public["round_winners"]),

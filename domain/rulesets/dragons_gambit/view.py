@@ -68,7 +68,7 @@ def view(state: dict, viewer: Viewer) -> dict:
         "caller_penalty": state["config"]["caller_penalty"],
         "memory_aid": state["config"]["memory_aid"],
         "last_round": None if state["last_round"] is None else fast_copy(state["last_round"]),
-        "rounds_played": len(state["history"]),
+        "rounds_played": state.get("rounds_played", len(state.get("history", []))),
     }
     if all_known:
         out["draw_pile"] = [{"card": c, "face": FACE[c]} for c in state["draw_pile"]]
