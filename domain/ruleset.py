@@ -41,7 +41,9 @@ of a deck, counts the rules fix. The verifier requires every key it returns to m
 record's (nested objects key by key, so `{"chance": {"n": 40}}` checks only `n`).
 
 `readjudicate` is called by the verifier, before the ruling is folded, for every record whose
-public part carries a `bluff_call`; every key it returns must equal the recorded call's.
+public part carries a `bluff_call`; every key it returns must equal the recorded call's. It
+never modifies the state it is given (the verifier passes the replayed state itself, so a
+verify costs one pass however many rulings a match holds).
 
 Every ruleset lives in `domain/rulesets/<game>/` with one layout (tests/conformance/test_layout.py
 keeps it): `config.py` (Config, seat_names, join_options), `commands.py` (COMMANDS), `events.py`

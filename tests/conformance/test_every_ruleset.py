@@ -78,6 +78,29 @@ def test_every_listed_command_is_accepted_and_deciding_changes_nothing(ruleset_i
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_readjudicating_a_ruling_gives_its_verdict_and_leaves_the_state_untouched(ruleset_id):
+    # The verifier re-adjudicates on the replayed state itself, with no copy per ruling, so a
+    # verify costs one pass over the match however many calls it holds.
+    ruleset = rulesets.get(ruleset_id)
+    rulings = 0
+    for seed in range(4):
+        game = random_playout(ruleset, None, random.Random(f"rulings/{ruleset_id}/{seed}"),
+                              seat_options=_domain_options(ruleset_id, seed))
+        state = ruleset.initial_state(game.config, list(game.seats))
+        for event in game.events:
+            call = event.public.get("bluff_call")
+            if call is not None:
+                before = json.dumps(state, sort_keys=True)
+                verdict = ruleset.readjudicate(state, event)
+                assert json.dumps(state, sort_keys=True) == before, f"readjudicating {event.kind} changed the state"
+                assert {k: call.get(k) for k in verdict} == json.loads(json.dumps(verdict))
+                rulings += 1
+            state = ruleset.evolve(state, event)
+    if ruleset_id != "gambitz":  # gambitz records no rulings
+        assert rulings > 0, "no ruling in four playouts"
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_to_act_names_who_the_match_waits_for_and_may_act_who_may_act_at_will(ruleset_id):
     ruleset = rulesets.get(ruleset_id)
     positions = 0
