@@ -114,8 +114,10 @@ def _phase(base: str, bots: int, duration: float) -> dict:
             "healthz_max_ms": round(1000 * max(probe.samples, default=0), 1), "healthz_failures": probe.failures}
 
 
-def measure(backend: str, followers: int, bots: int, duration: float) -> dict:
-    """Both phases on a fresh store of one backend."""
+def measure(target: str, followers: int, bots: int, duration: float) -> dict:
+    """Both phases on a fresh store of one backend (`postgres:listen` watches with LISTEN/NOTIFY)."""
+    backend, _, watch = target.partition(":")
+    os.environ["GAMBIT_STREAM_WATCH"] = watch or "poll"
     with tempfile.TemporaryDirectory() as tmp, store_url(backend, tmp) as url:
         with serve("gambit", url, os.path.join(tmp, "data")) as base:
             without = _phase(base, bots, duration)
@@ -130,7 +132,7 @@ def measure(backend: str, followers: int, bots: int, duration: float) -> dict:
                 for sock in sockets:
                     sock.close()
     ratio = (with_followers["command_p99_ms"] or 0) / (without["command_p99_ms"] or 1)
-    return {"backend": backend, "followers": followers, "bots": bots, "without": without,
+    return {"backend": f"{backend} ({watch or 'poll'})", "followers": followers, "bots": bots, "without": without,
             "with": with_followers, "p99_ratio": round(ratio, 2)}
 
 
@@ -139,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--followers", type=int, default=1000)
     parser.add_argument("--bots", type=int, default=4)
     parser.add_argument("--duration", type=float, default=10)
-    parser.add_argument("--backends", default="sqlite,postgres")
+    parser.add_argument("--backends", default="sqlite,postgres,postgres:listen")
     parser.add_argument("--write-docs", action="store_true", help="rewrite docs/benchmarks-followers.md")
     args = parser.parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -187,8 +189,10 @@ def _write_page(args: argparse.Namespace, table: list[str], load_before: tuple, 
         "the public API while `/healthz` is sampled every 100 ms on fresh connections; then the followers",
         "open (idle streams on 50 running matches nobody plays, all from 127.0.0.1, so the per-client cap",
         "is lifted for the run) and the same load runs again. An idle follower is a parked greenlet that",
-        "queries nothing: one watcher per process (LISTEN/NOTIFY on PostgreSQL, one poll every 0.25 s",
-        "on SQLite) wakes only the followers of matches that got new records (`service/streams.py`).",
+        "queries nothing: one watcher per process (one poll of the notification log every 0.25 s",
+        "on either store by default, or LISTEN/NOTIFY on PostgreSQL with `GAMBIT_STREAM_WATCH=listen`)",
+        "wakes only the followers of matches that got new records (`service/streams.py`). Under write",
+        "load `listen` costs more: every write makes every worker read the notification log.",
         "",
     ]
     with open(os.path.join(ROOT, "docs", "benchmarks-followers.md"), "w") as handle:

@@ -26,9 +26,10 @@ def build_gambit(settings: Settings) -> Gambit:
     match_app = MatchApp(env=env, signer=signer,
                          seal_key=signer.derived_key("snapshot-seal"), on_integrity_problem=alerts.raise_alert,
                          max_disputes_per_filer=settings.max_disputes_per_filer)
-    # PostgreSQL tells the stream watcher of new records (LISTEN/NOTIFY); SQLite is polled.
+    # The stream watcher polls the notification log (both stores), or on PostgreSQL may LISTEN.
+    listen = settings.stream_watch == "listen" and env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
     streams = StreamHub(match_app.recorder, total=settings.max_streams, per_client=settings.max_streams_per_client,
-                        listen=env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres")
+                        listen=listen)
     return Gambit(settings, match_app, CrossMatchIndex(match_app, store), alerts, signer, streams)
 
 

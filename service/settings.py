@@ -40,6 +40,9 @@ class Settings:
     # Open SSE streams per process, and per client address within it (0: no cap).
     max_streams: int = DEFAULT_MAX_STREAMS
     max_streams_per_client: int = DEFAULT_MAX_STREAMS_PER_CLIENT
+    # How the stream watcher learns of new records: "poll" (one query per 0.25 s per process, any
+    # store) or "listen" (PostgreSQL LISTEN/NOTIFY: a wake at once, but a query per write per process).
+    stream_watch: str = "poll"
     # How many reverse proxies in front of the service set X-Forwarded-For; 0 trusts none.
     trusted_proxies: int = 0
 
@@ -62,6 +65,7 @@ class Settings:
                    max_disputes_per_filer=int(env.get("GAMBIT_MAX_DISPUTES_PER_FILER", DEFAULT_MAX_DISPUTES_PER_FILER)),
                    max_streams=int(env.get("GAMBIT_MAX_STREAMS", DEFAULT_MAX_STREAMS)),
                    max_streams_per_client=int(env.get("GAMBIT_MAX_STREAMS_PER_CLIENT", DEFAULT_MAX_STREAMS_PER_CLIENT)),
+                   stream_watch=_one_of(env, "GAMBIT_STREAM_WATCH", ("poll", "listen"), "poll"),
                    trusted_proxies=int(env.get("GAMBIT_TRUSTED_PROXIES", "0")))
 
     @property
@@ -69,3 +73,11 @@ class Settings:
         """The rate limits, with the store they count in."""
         return Limits(self.rate_limit_per_address, self.rate_limit_per_token, self.match_creation_limit,
                       self.rate_limit_storage)
+
+
+def _one_of(env: Mapping[str, str], name: str, allowed: tuple[str, ...], default: str) -> str:
+    """An environment setting that must be one of a few words (a typo fails at start, not silently)."""
+    value = env.get(name, default).strip().lower() or default
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return value

@@ -3,10 +3,11 @@
 An idle SSE follower must cost neither a request thread nor a query per poll. `gambit serve`
 runs gevent workers (deploy/gunicorn.conf.py), so a waiting stream is a parked greenlet; and
 streams do not poll the store themselves: one watcher per process follows the store's
-notification log — PostgreSQL's LISTEN/NOTIFY through the event-sourcing library's subscription,
-a poll of the newest notifications on SQLite — and wakes only the followers of the matches that
-got new records. So a thousand idle followers cost a thousand parked greenlets and one query
-(or one LISTEN) per process.
+notification log — by default one query for the newest notifications every 0.25 s, on either
+store; on PostgreSQL optionally LISTEN/NOTIFY through the event-sourcing library's subscription,
+which wakes at once but reads the log after every write — and wakes only the followers of the
+matches that got new records. So a thousand idle followers cost a thousand parked greenlets and
+one query per 0.25 s per process.
 
 Caps keep one client from taking a worker's streams: at most `per_client` open streams per
 client address and `total` per process; past either, 503 `too_many_streams` with Retry-After.
