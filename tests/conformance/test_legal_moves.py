@@ -123,6 +123,14 @@ def board_candidates(state: dict, seat: str) -> Iterable:
         yield from (gb.ClaimMoat(piece), gb.ClaimKamikaze(piece), gb.ChooseLoss(piece))
         yield from (gb.Reassign(power, piece) for power in powers)
         yield from (gb.Detect(piece, target) for target in pieces)
+    yield gb.DeclineJuggernaut()
+    yield from (gb.ChoosePlayerPower(p) for p in ("sensei", "magician", "juggernaut", "witch_doctor", "wizard"))
+    for piece in pieces:
+        yield gb.UseWitchDoctor(piece)
+        yield from (gb.UseMagician(piece, target) for target in pieces)
+    named = [(), ("moat",), ("teleport",), ("ghost", "moat"), ("moat", "ghost"), ("ghost", "diagonal"), ("moat", "moat")]
+    for source in mine[:3] + pieces[-2:]:
+        yield from (gb.UseSensei(source, target, p) for target in mine[:3] for p in named)
     if state["phase"] == "assign":
         yield from _assignments(state, seat, mine, faces, MOVEMENT, ACTION, gb.AssignPowers)
         return
@@ -343,7 +351,8 @@ KITS: dict[str, Kit] = {
     "gambitz": Kit(({"players": 2}, {"players": 3}), gambitz_candidates),
     "dragons-gambit": Kit(({"players": 2, "target_score": 30}, {"players": 3, "initial_peek": "choose",
                                                                  "target_score": 30}), dragons_candidates),
-    "gambit-board": Kit(({}, {"power_mode": "roll", "loss_choice": "winner", "board": "bridges"}),
+    "gambit-board": Kit(({}, {"power_mode": "roll", "loss_choice": "winner", "board": "bridges"},
+                         {"player_powers": True}),
                         board_candidates, positions_per_game=8),
     "gambit-tcg": Kit(({"turn_limit": 30},), tcg_candidates, positions_per_game=16, extra_positions=tcg_positions),
     "gattai-conflict": Kit(({"mode": "gambit"},

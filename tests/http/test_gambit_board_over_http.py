@@ -42,8 +42,9 @@ MOVEMENT = ("diagonal", "ghost", "sidewinder", "bulldozer")
 
 
 def _third_party_check(export_text: str) -> int:
-    """From the export alone: each ruling's evidence (the claimed power slot's commitment, revealed
-    for a true claim, sealed for a false one) re-commits, and says what the verdict says."""
+    """From the export alone: each ruling's evidence (the claimed power slots' commitments, revealed
+    for a true claim, sealed for a false one) re-commits, and says what the verdict says. A Sensei
+    claim rests on one slot per power it named, and is true when the source held them all."""
     records = [json.loads(line) for line in export_text.splitlines()[1:] if line.strip()]
     by_version = {r["version"]: r for r in records if "version" in r}
     checked = 0
@@ -52,14 +53,19 @@ def _third_party_check(export_text: str) -> int:
         if call is None:
             continue
         key = "opens" if call["verdict"] == "true" else "sealed_evidence"
-        (opened,) = record["secret"]["opened" if key == "opens" else key]
-        assert record["public"][key] == [opened["version"]] == [call["evidence_version"]]
-        committed = by_version[opened["version"]]["commitment"]
-        assert hashlib.sha256(_canonical({"salt": opened["salt"], "secret": opened["secret"]})).hexdigest() == committed
-        slot = opened["secret"]
-        kind = "movement" if call["power"] in MOVEMENT else "action"
-        assert (slot["piece"], slot["power_type"]) == (call["piece"], kind)
-        assert call["verdict"] == ("true" if slot["power"] == call["power"] else "false")
+        opened = record["secret"]["opened" if key == "opens" else key]
+        named = call["transfer"]["powers"] if call["subject"] == "sensei" else [call["power"]]
+        assert record["public"][key] == [o["version"] for o in opened] and len(opened) == len(named)
+        assert opened[0]["version"] == call["evidence_version"]
+        held = []
+        for item, power in zip(opened, named):
+            committed = by_version[item["version"]]["commitment"]
+            assert hashlib.sha256(_canonical({"salt": item["salt"], "secret": item["secret"]})).hexdigest() == committed
+            slot = item["secret"]
+            kind = "movement" if power in MOVEMENT else "action"
+            assert (slot["piece"], slot["power_type"]) == (call["piece"], kind)
+            held.append(slot["power"] == power)
+        assert call["verdict"] == ("true" if all(held) else "false")
         checked += 1
     return checked
 

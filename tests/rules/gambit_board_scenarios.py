@@ -1,8 +1,9 @@
-"""Shared set-ups for the gambit-board rule tests: games with known powers and crafted positions.
+"""Shared set-ups for the gambit-board rule tests: games with known powers and the positions they reach.
 
-Positions are crafted by folding hand-built `PieceMoved` events (no claims, no response) through
-evolve, exactly as recorded history would; behaviour is then asserted through decide,
-legal_commands and view.
+`walk` and `settle` reach positions by legal commands only (moves written `"S3>c3"` or, with
+claims, `"S1>a6+sitting"`; windows answered with accept, earned Player Powers named). The older
+`arrange` crafts positions by folding hand-built `PieceMoved` events (no claims, no response)
+through evolve; behaviour is then asserted through decide, legal_commands and view.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from domain.ruleset import Event, Viewer
 from domain.rulesets import gambit_board as gb
 from domain.rulesets.gambit_board import board as geo
-from domain.rulesets.gambit_board.commands import AssignPowers
+from domain.rulesets.gambit_board.commands import Accept, AssignPowers, ChoosePlayerPower, MovePiece
 from domain.rulesets.gambit_board.flow import seat_of
 from tests.support.harness import Game, start
 
@@ -19,11 +20,38 @@ NORTH = {"N1": ("ghost", "kamikaze"), "N2": ("sidewinder", "detective")}
 ORGANIZER = Viewer("organizer", None, sees_all=True)
 
 
-def new_game(config: dict | None = None, south: dict | None = None, north: dict | None = None) -> Game:
-    """A select-mode game with both assignments made (defaults SOUTH / NORTH); south to move."""
-    game = start(gb, config)
+def new_game(config: dict | None = None, south: dict | None = None, north: dict | None = None,
+             base_version: int = 0) -> Game:
+    """A select-mode game with both assignments made (defaults SOUTH / NORTH); south to move.
+
+    `base_version` 3 numbers the records as a match does after its creation and two joins (an export).
+    """
+    game = start(gb, config, base_version=base_version)
     game.act("south", AssignPowers(powers=south or SOUTH))
     game.act("north", AssignPowers(powers=north or NORTH))
+    return game
+
+
+def settle(game: Game, earn: str | dict = "magician") -> Game:
+    """Accept every open window and name every earned Player Power (`earn`: one power, or one per seat)."""
+    while game.ruleset.outcome(game.state) is None:
+        step = game.state["step"]
+        if step["kind"] in ("respond", "counter"):
+            game.act(step["seat"], Accept())
+        elif step["kind"] == "earn":
+            game.act(step["seat"], ChoosePlayerPower(power=earn if isinstance(earn, str) else earn[step["seat"]]))
+        else:
+            break
+    return game
+
+
+def walk(game: Game, *moves: str, earn: str | dict = "magician") -> Game:
+    """Make legal moves in turn (`"S3>c3"`, `"S1>a6+sitting"`), settling before each; the last window stays open."""
+    for move in moves:
+        settle(game, earn)
+        piece, rest = move.split(">")
+        to, *claims = rest.split("+")
+        game.act(seat_of(piece), MovePiece(piece=piece, to=to, claims=tuple(claims)))
     return game
 
 

@@ -57,7 +57,7 @@ CASES = {
     "dragons-gambit": [({"players": 2, "target_score": 30}, 1, None, None),  # reshuffles its draw pile
                        ({"players": 4, "initial_peek": "choose", "target_score": 40}, 1, None, None),
                        ({"players": 6, "target_score": 30, "memory_aid": False}, 1, None, None)],
-    "gambit-board": [({"power_mode": "select"}, 1, None, None),  # a kamikaze, a reassignment
+    "gambit-board": [({"power_mode": "select"}, 11, None, None),  # a kamikaze, a reassignment
                      ({"power_mode": "roll", "first_seat": "random", "loss_choice": "winner"}, 1, None, None),
                      ({"power_mode": "roll", "board": "bridges"}, 1, None, None),  # a reassignment die
                      ({"power_mode": "roll"}, 14, None, None)],  # 14: a double moat is re-rolled

@@ -36,7 +36,7 @@ def test_config_defaults_are_select_loser_south_standard():
 @pytest.mark.parametrize("raw, field", [
     ({"power_mode": "draft"}, "power_mode"), ({"loss_choice": "judge"}, "loss_choice"),
     ({"first_seat": "east"}, "first_seat"), ({"board": "longboard"}, "board"),
-    ({"player_powers": True}, "player_powers"), ({"players": 4}, "players"), ({"speed": 1}, "speed"),
+    ({"players": 4}, "players"), ({"speed": 1}, "speed"), ({"player_powers": "yes"}, "player_powers"),
 ])
 def test_unsupported_config_values_are_refused(raw, field):
     with pytest.raises(ConfigError) as refused:

@@ -10,19 +10,21 @@ ruling is state.py's; re-judging a recorded one, readjudicate.py's.
 from __future__ import annotations
 
 import copy
+from typing import Callable
 
 from domain.ruleset import Event, RuleViolation
 
-from .board import impassable, plan_move, undo_move
+from .board import locate, neighbours, shape, undo_move
 from .commitments import evidence_version, piece_slots, slot_version
-from .flow import opponent, pieces_of
-from .powers import POWER_TYPES, held
+from .flow import opponent, pieces_of, seat_of
+from .powers import POWER_TYPES, SENSEI, held
 
 # What the call decides about the claimed effect, by (what was claimed, verdict).
 EFFECTS = {
     ("move", True): "move_stands", ("detect", True): "detect_stands",
     ("moat", True): "move_sent_back", ("kamikaze", True): "sitter_removed",
     ("detect", False): "detect_void", ("moat", False): "claim_void", ("kamikaze", False): "claim_void",
+    ("sensei", True): "transfer_stands", ("sensei", False): "transfer_void",
 }
 
 
@@ -40,17 +42,42 @@ def called_claim(state: dict, claim: str) -> dict:
     return {"subject": pending["kind"], "version": pending["version"], "seat": pending["seat"], "piece": pending["piece"]}
 
 
+def claimed_powers(state: dict, claim: str) -> list[str]:
+    """The powers a call on `claim` tests: the claimed power, or every power a Sensei transfer names."""
+    return list(state["pending"]["powers"]) if claim == SENSEI else [claim]
+
+
+def claim_is_true(state: dict, piece: str, claim: str) -> bool:
+    """Whether the piece holds every power the called claim rests on (now: nothing changes before the answer)."""
+    record = state["powers"][piece]
+    return all(record[POWER_TYPES[p]] == p for p in claimed_powers(state, claim))
+
+
+def _opposing_moat_near(state: dict, seat: str, square: str) -> bool:
+    """Whether an opposing piece that holds `moat` stands next to `square` (sat on or not: a sat-on moat protects)."""
+    where = locate(state["board"])
+    return any(seat_of(p) != seat and state["powers"][p]["action"] == "moat" and where[p][0] in neighbours(square)
+               for p in where)
+
+
+# Whether the move as made needed each power (rules page, "What a false claim undoes", "Ghost and
+# moats"): judged on the plan that was applied, never on another way to reach the same square.
+_NEEDED: dict[str, Callable[[dict, dict, dict, dict], bool]] = {
+    "bulldozer": lambda state, plan, made, before: plan["push"] is not None,
+    "sitting": lambda state, plan, made, before: plan["sat_on"] is not None,
+    "diagonal": lambda state, plan, made, before: made["diagonal"],
+    "sidewinder": lambda state, plan, made, before: made["wrapped"],
+    "ghost": lambda state, plan, made, before: (made["passed"] in before
+                                                or _opposing_moat_near(state, state["pending"]["seat"], plan["to"])),
+}
+
+
 def move_needed(state: dict, power: str) -> bool:
-    """Whether the pending move is geometrically illegal without `power` (a false claim then undoes it)."""
+    """Whether the pending move, as it was made, needed `power` (a false claim of it then undoes the move)."""
     plan = state["pending"]["plan"]
-    board = copy.deepcopy(state["board"])
-    undo_move(board, plan)
-    rest = [c for c in plan["claims"] if c != power]
-    try:
-        plan_move(board, impassable(state["config"]["board"]), plan["piece"], plan["from"], plan["to"], rest)
-    except RuleViolation:
-        return True
-    return False
+    before = copy.deepcopy(state["board"])
+    undo_move(before, plan)
+    return _NEEDED[power](state, plan, shape(plan["from"], plan["to"]), before)
 
 
 def loss_chooser(state: dict, loser: str) -> str:
@@ -62,24 +89,29 @@ def ruling_call(state: dict, caller: str, claim: str, call_version: int | None) 
     """The `bluff_call` of a ruling on `claim`: whose claim it was, the verdict and its consequences."""
     target = called_claim(state, claim)
     claimant, piece, subject = target["seat"], target["piece"], target["subject"]
-    record = state["powers"][piece]
-    true = record[POWER_TYPES[claim]] == claim
+    true = claim_is_true(state, piece, claim)
     loser = caller if true else claimant
     effect = EFFECTS.get((subject, true)) or ("move_undone" if move_needed(state, claim) else "move_stands")
+    revealed = true and subject != SENSEI  # a true Sensei transfer stands: nothing is stripped or reassigned
     consequences = {
         "piece_lost_by": loser, "loss_chosen_by": loss_chooser(state, loser), "effect": effect,
         "move_undone": effect in ("move_undone", "move_sent_back"),
-        "power_revealed": claim if true else None, "reassignment_by": claimant if true else None,
+        "power_revealed": claim if revealed else None, "reassignment_by": claimant if revealed else None,
     }
     if effect == "sitter_removed":
         sitter = state["pending"]["piece"]
         consequences["sitter_removed"] = sitter
         consequences["sitter_powers"] = held(state["powers"][sitter])
-    return {
+    first = claimed_powers(state, claim)[0]
+    call = {
         "claim_version": target["version"], "claimant": claimant, "piece": piece, "power": claim, "subject": subject,
         "caller": caller, "call_version": call_version, "verdict": "true" if true else "false",
-        "consequences": consequences, "evidence_version": evidence_version(state, claimant, piece, POWER_TYPES[claim]),
+        "consequences": consequences, "evidence_version": evidence_version(state, claimant, piece, POWER_TYPES[first]),
     }
+    if subject == SENSEI:
+        pending = state["pending"]
+        call["transfer"] = {"from": piece, "to": pending["target"], "powers": list(pending["powers"])}
+    return call
 
 
 def ruling_truth(state: dict, claim: str) -> dict:
@@ -92,20 +124,22 @@ def ruling_truth(state: dict, claim: str) -> dict:
 def ruling_evidence(state: dict, call: dict) -> dict:
     """What a ruling opens to everyone (`opens`) and what it keeps sealed as evidence (`evidence`).
 
-    The call rests on the claimed slot's commitment. A true claim reveals that power to everyone,
-    so the slot is opened; a false one must not show what the piece really holds, so the slot is
-    sealed evidence (organizers, everyone after the end). A sitter a true kamikaze removes is a
-    lost piece, whose powers are shown: its slots are opened too.
+    The call rests on the claimed slot's commitment (each named slot's, for a Sensei transfer). A
+    true claim shows the claimed powers to everyone, so those slots are opened; a false one must not
+    show what the piece really holds, so they are sealed evidence (organizers, everyone after the
+    end). A sitter a true kamikaze removes is a lost piece, whose powers are shown: its slots are
+    opened too.
     """
-    slot = slot_version(state, call["piece"], POWER_TYPES[call["power"]])
-    if slot is None:
+    powers = call["transfer"]["powers"] if call["subject"] == SENSEI else [call["power"]]
+    slots = tuple(slot_version(state, call["piece"], POWER_TYPES[p]) for p in powers)
+    if None in slots:
         # A match recorded before slots were committed one by one rests on a whole assignment,
         # which is never revealed during play.
         return {"evidence": (call["evidence_version"],)}
     if call["verdict"] != "true":
-        return {"evidence": (slot,)}
+        return {"evidence": slots}
     sitter = call["consequences"].get("sitter_removed")
-    return {"opens": (slot,) + (piece_slots(state, sitter) if sitter else ())}
+    return {"opens": slots + (piece_slots(state, sitter) if sitter else ())}
 
 
 def ruling(state: dict, caller: str, claim: str, call_version: int | None) -> Event:

@@ -99,7 +99,10 @@ def judge(board: dict, blocked: frozenset, vector: tuple, path: tuple, movement:
             return "path_blocked", None
     if dest not in board:
         return None, None
-    if movement == "bulldozer" and len(path) == 1:
+    if movement == "bulldozer":
+        # One effect per move: a bulldozer claim onto a piece is a push, never a sit.
+        if len(path) != 1:
+            return ("bulldozer_means_push" if sitting else "square_occupied"), None
         x, y = _COORDS[dest]
         beyond = name(x + vector[0], y + vector[1])
         if beyond is None or beyond in blocked or beyond in board:
@@ -155,6 +158,19 @@ def reachable(board: dict, blocked: frozenset, frm: str, movement: str | None) -
             needs_sitting = judge(board, blocked, vector, path, movement, False)[0] is not None
             out[path[-1]] = out.get(path[-1], True) and needs_sitting
     return out
+
+
+def shape(frm: str, to: str) -> dict:
+    """How a move from `frm` to `to` was made: diagonally, wrapping an edge, and the square it passed (if any)."""
+    (fx, fy), (tx, ty) = _COORDS[frm], _COORDS[to]
+    # A wrapping sidewinder moves at most 2 columns, so a horizontal distance over 2 went round the edge.
+    wrapped = fy == ty and abs(tx - fx) > 2
+    passed = None
+    if not wrapped and max(abs(tx - fx), abs(ty - fy)) == 2:
+        passed = name((fx + tx) // 2, (fy + ty) // 2)
+    elif wrapped and abs(tx - fx) == SIZE - 2:
+        passed = name((fx + (1 if tx < fx else -1)) % SIZE, fy)
+    return {"diagonal": fx != tx and fy != ty, "wrapped": wrapped, "passed": passed}
 
 
 def apply_move(board: dict, plan: dict) -> None:

@@ -44,7 +44,7 @@ class Accept(Command):
 
 @dataclass(frozen=True)
 class CallBluff(Command):
-    """Call one claim of the move, detect, moat or kamikaze awaiting your answer."""
+    """Call one claim awaiting your answer: a power the move claimed, detective, moat, kamikaze or `sensei`."""
 
     type: ClassVar[str] = "call_bluff"
     claim: str
@@ -84,10 +84,53 @@ class Reassign(Command):
 
 
 @dataclass(frozen=True)
+class ChoosePlayerPower(Command):
+    """Player Powers: name the Player Power you earned (select mode, or a wild die in roll mode)."""
+
+    type: ClassVar[str] = "choose_player_power"
+    power: str
+
+
+@dataclass(frozen=True)
+class UseSensei(Command):
+    """Player Powers (your whole turn): claim to move the named powers from one of your pieces to another."""
+
+    type: ClassVar[str] = "use_sensei"
+    source: str
+    target: str
+    powers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UseMagician(Command):
+    """Player Powers (your whole turn): swap squares of your unsat piece and an unsat opposing piece."""
+
+    type: ClassVar[str] = "use_magician"
+    piece: str
+    target: str
+
+
+@dataclass(frozen=True)
+class UseWitchDoctor(Command):
+    """Player Powers (instead of an answer): swap your piece's powers with those the opposing move claimed."""
+
+    type: ClassVar[str] = "use_witch_doctor"
+    piece: str
+
+
+@dataclass(frozen=True)
+class DeclineJuggernaut(Command):
+    """Player Powers: make no Juggernaut move, so the opponent's far-row win stands."""
+
+    type: ClassVar[str] = "decline_juggernaut"
+
+
+@dataclass(frozen=True)
 class Resign(Command):
     """Concede the match."""
 
     type: ClassVar[str] = "resign"
 
 
-COMMANDS = (AssignPowers, MovePiece, Detect, Accept, CallBluff, ClaimMoat, ClaimKamikaze, ChooseLoss, Reassign, Resign)
+COMMANDS = (AssignPowers, MovePiece, Detect, Accept, CallBluff, ClaimMoat, ClaimKamikaze, ChooseLoss, Reassign,
+            ChoosePlayerPower, UseSensei, UseMagician, UseWitchDoctor, DeclineJuggernaut, Resign)

@@ -9,7 +9,8 @@ audience the seat. The slot records are what rulings and reveals rest on:
   (`opens`); a false claim's evidence is the same slot, but it would show what the piece really
   holds, so it stays sealed in the ruling's secret (`evidence`) until the match ends;
 - a lost piece's powers are shown, so the record of its loss opens both of its slots;
-- whenever a slot's power changes (a kamikaze spent, a reassignment), the slot gets a new record,
+- whenever a slot's power changes (a kamikaze spent, a reassignment, a Sensei transfer, a Witch
+  Doctor swap), the slot gets a new record,
   so the newest commitment of every slot always holds what the piece holds, and every later
   ruling's evidence supports its verdict (rules page, "Spent and changed powers are committed").
 
@@ -68,6 +69,16 @@ def owed_after_reassignment(state: dict, seat: str, kind: str) -> tuple[list[str
 def owed_after_kamikaze(piece: str) -> tuple[list[str], tuple[str, ...], str]:
     """The slot an accepted kamikaze commits anew: the kamikaze piece's action power (spent or not)."""
     return [piece], ("action",), "kamikaze_spent"
+
+
+def owed_after_transfer(source: str, target: str, kinds: tuple[str, ...]) -> tuple[list[str], tuple[str, ...], str]:
+    """The slots a Sensei transfer commits anew (stood, or accepted though bluffed): those types of both pieces."""
+    return [source, target], kinds, "sensei_transfer"
+
+
+def owed_after_swap(piece: str) -> tuple[list[str], tuple[str, ...], str]:
+    """The slots a Witch Doctor swap commits anew for one of its two pieces: both types."""
+    return [piece], TYPES, "witch_doctor_swap"
 
 
 def slot_secret(state: dict, piece: str, kind: str) -> dict:

@@ -18,7 +18,7 @@ _CHOICES = {
 
 @dataclass(frozen=True)
 class Config:
-    """A gambit-board match config; the variants `player_powers`, 4 players and longboard are refused."""
+    """A gambit-board match config (`player_powers` turns that variant on); 4 players and longboard are refused."""
 
     power_mode: str = "select"
     loss_choice: str = "loser"
@@ -33,8 +33,6 @@ class Config:
             value = getattr(self, name)
             if value not in allowed:
                 raise ConfigError(name, f"must be one of {list(allowed)}, not {value!r}")
-        if self.player_powers:
-            raise ConfigError("player_powers", "the Player Powers variant is not supported")
         if self.players != 2:
             raise ConfigError("players", "must be 2 (range 2 to 2): only two players are supported")
 

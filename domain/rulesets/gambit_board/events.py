@@ -15,6 +15,7 @@ from .board import COLUMNS, impassable, locate, neighbours, plan_move
 from .bluffs import ruling_call, ruling_truth
 from .commitments import COMMITTED, committed_public, piece_slots, slot_secret
 from .flow import SEATS, on_board, opponent, pieces_of, winner
+from .player_powers import earned_public, juggernaut_public, magician_public, witch_doctor_public, witch_doctor_swap
 from .powers import DIE_SIDES, held, next_power_die
 
 MATCH_WON = "MatchWon"
@@ -151,6 +152,8 @@ def derived_secret(state: dict, event: Event) -> dict | None:
         return detected_powers(state, public["target"])
     if event.kind == COMMITTED:
         return slot_secret(state, public["piece"], public["power_type"])
+    if event.kind == "WitchDoctorSwapped":
+        return witch_doctor_swap(state, public["piece"])
     return None
 
 
@@ -202,4 +205,25 @@ def derived_public(state: dict, event: Event) -> dict | None:
         return reassign_public(state)
     if kind == COMMITTED:
         return committed_public(state)
+    return _player_power_public(state, event, actor)
+
+
+def _player_power_public(state: dict, event: Event, actor: str | None) -> dict | None:
+    """What the state fixes of a Player Powers record (which powers a Sensei names, and whose pieces, are choices)."""
+    kind, pub = event.kind, event.public
+    if kind == "PlayerPowerEarned":
+        # In roll mode the public die decides (5–6 wild: None); in select mode the seat names it next.
+        if state["config"]["power_mode"] != "roll":
+            return earned_public(state, None)
+        return {"chance": {"draw": "roll", "n": DIE_SIDES}, **earned_public(state, pub["chance_result"])}
+    if kind == "PlayerPowerChosen":
+        return {"seat": actor, "earned_version": (state["step"] or {}).get("earned_version")}
+    if kind in ("SenseiClaimed", "JuggernautDeclined"):
+        return {"seat": actor}
+    if kind == "MagicianSwapped":
+        return magician_public(state, actor, pub["piece"], pub["target"])
+    if kind == "WitchDoctorSwapped":
+        return witch_doctor_public(state, actor, pub["piece"])
+    if kind == "JuggernautOffered":
+        return juggernaut_public(state)
     return None

@@ -1,11 +1,14 @@
 """Seats, pieces and the flow of play in gambit-board: turns, the step awaited, losses, the winning conditions.
 
 Shared by `evolve` (state.py), the checks of `decide` (rules.py) and the verifier hooks
-(events.py); nothing here validates, and nothing here ends the match by itself: `winner` only
-reads the state, and decide records the end (`MatchWon`) that `finish` applies.
+(events.py); nothing here decides (`check_own_piece` is the one check all others share), and nothing
+here ends the match by itself: `winner` only reads the state, and decide records the end
+(`MatchWon`) that `finish` applies.
 """
 
 from __future__ import annotations
+
+from domain.ruleset import RuleViolation
 
 from .board import locate, neighbours, remove_piece, row_of, undo_move
 from .powers import held
@@ -15,6 +18,8 @@ PREFIX = {"south": "S", "north": "N"}
 HOME_ROW = {"south": 1, "north": 6}
 CAPTURES_TO_WIN = 4
 FAR_ROW_TO_WIN = 3
+# The records of `state["claims"]` that take a seat's whole turn (a Witch Doctor swap is an answer).
+TURN_KINDS = ("move", "detect", "sensei", "magician")
 
 
 def opponent(seat: str) -> str:
@@ -30,6 +35,16 @@ def pieces_of(seat: str) -> list[str]:
 def seat_of(piece: str) -> str:
     """The seat owning a (valid) piece id."""
     return "south" if piece[0] == "S" else "north"
+
+
+def check_own_piece(state: dict, seat: str, piece: str) -> None:
+    """The piece exists, belongs to `seat` and is still on the board (the one check every other shares)."""
+    if not isinstance(piece, str) or piece not in state["powers"]:
+        raise RuleViolation("unknown_piece", f"{piece!r} is not a piece")
+    if seat_of(piece) != seat:
+        raise RuleViolation("not_your_piece", f"{piece} belongs to {seat_of(piece)}")
+    if piece in state["lost"][seat]:
+        raise RuleViolation("piece_lost", f"{piece} has been lost")
 
 
 def on_board(state: dict, seat: str) -> list[str]:
@@ -59,17 +74,32 @@ def waiting_for(state: dict) -> list[str]:
     return [step["seat"]] if step is not None else []
 
 
-def start_turn(state: dict, seat: str, number: int) -> None:
-    """`seat` is to move; no moat zone is forbidden yet."""
-    state["turn"] = {"seat": seat, "number": number, "forbidden": []}
+def far_row_pieces(state: dict, seat: str) -> list[str]:
+    """The seat's pieces standing on the opponent's home row (sat on or not), in id order."""
+    row = HOME_ROW[opponent(seat)]
+    return sorted(p for sq, stack in state["board"].items() if row_of(sq) == row for p in stack if p[0] == PREFIX[seat])
+
+
+def start_turn(state: dict, seat: str, number: int, juggernaut: bool = False) -> None:
+    """`seat` is to move; no moat zone or move is forbidden yet; who stands on a far row now is noted.
+
+    A Juggernaut turn (Player Powers) is one more move answering a far-row win.
+    """
+    state["turn"] = {"seat": seat, "number": number, "forbidden": [], "rejected": [], "juggernaut": juggernaut,
+                     "far_row_start": {s: far_row_pieces(state, s) for s in SEATS}}
     state["step"] = {"kind": "turn", "seat": seat}
     state["pending"] = None
 
 
 def end_turn(state: dict) -> None:
-    """The window closed: the turn passes."""
+    """The window closed: the turn passes, and (Player Powers) each piece newly on its far row owes an earning."""
     state["pending"] = None
-    start_turn(state, opponent(state["turn"]["seat"]), state["turn"]["number"] + 1)
+    turn = state["turn"]
+    if state["config"].get("player_powers"):
+        # Which pieces stood there when the turn began (a turn recorded before this was kept: none).
+        start = turn.get("far_row_start") or {}
+        state["earnings_owed"] = [[s, p] for s in SEATS for p in far_row_pieces(state, s) if p not in start.get(s, [])]
+    start_turn(state, opponent(turn["seat"]), turn["number"] + 1)
 
 
 def advance(state: dict) -> None:
@@ -92,11 +122,16 @@ def far_row_count(state: dict, seat: str) -> int:
     return sum(1 for sq, stack in state["board"].items() if row_of(sq) == row and stack[-1][0] == PREFIX[seat])
 
 
+def captured_enough(state: dict, seat: str) -> bool:
+    """Whether the seat's opponent has lost four pieces."""
+    return len(state["lost"][opponent(seat)]) >= CAPTURES_TO_WIN
+
+
 def winning_reason(state: dict, seat: str) -> str | None:
     """`far_row` or `captures` when the seat has met a winning condition."""
     if far_row_count(state, seat) >= FAR_ROW_TO_WIN:
         return "far_row"
-    if len(state["lost"][opponent(seat)]) >= CAPTURES_TO_WIN:
+    if captured_enough(state, seat):
         return "captures"
     return None
 
@@ -106,7 +141,7 @@ def last_mover(state: dict) -> str | None:
     # Read from the claims, not the turn: when a move closes the turn, the turn has passed to the
     # other seat before the win is declared.
     for claim in reversed(state["claims"]):
-        if claim["kind"] in ("move", "detect"):
+        if claim["kind"] in TURN_KINDS:
             return claim["seat"]
     return state["turn"]["seat"] if state["turn"] is not None else None
 
@@ -136,10 +171,19 @@ def lose_piece(state: dict, piece: str, reason: str, version: int | None) -> Non
     state["revealed"].append({"piece": piece, "powers": held(state["powers"][piece]), "reason": reason, "version": version})
 
 
+def effect_of(plan: dict) -> str:
+    """What a planned move does: `push`, `sit` or a plain `move` (one effect per move)."""
+    return "push" if plan["push"] is not None else "sit" if plan["sat_on"] is not None else "move"
+
+
 def send_back(state: dict) -> None:
-    """A moat stood: take the move back and forbid the moat piece's zone for the rest of the turn."""
+    """A moat stood: take the move back, forbid the moat piece's zone and that very move for the rest of the turn."""
     pending = state["pending"]
-    undo_move(state["board"], pending["plan"])
+    plan = pending["plan"]
+    undo_move(state["board"], plan)
     moat_square = locate(state["board"])[pending["counter"]["piece"]][0]
     forbidden = state["turn"]["forbidden"]
     forbidden.extend(sq for sq in neighbours(moat_square) if sq not in forbidden)
+    # A pushed moat piece returns to the mover's destination, outside its own zone: the identical
+    # push must be barred by itself, or the turn could repeat it forever.
+    state["turn"].setdefault("rejected", []).append([plan["piece"], plan["to"], effect_of(plan)])

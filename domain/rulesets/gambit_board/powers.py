@@ -19,6 +19,10 @@ WILD = "wild"
 DIE_SIDES = 6  # power dice and the reassignment die are six-sided
 # Indexed for a power known to be one (a recorded claim); `power_type` tests any name.
 POWER_TYPES = {**dict.fromkeys(MOVEMENT, "movement"), **dict.fromkeys(ACTION, "action")}
+# The Player Powers variant: die faces 1-4 in this order, 5-6 wild (the seat chooses).
+PLAYER_POWERS = ("sensei", "magician", "juggernaut", "witch_doctor")
+# A Sensei transfer is called as one claim under this name (the source must hold every named power).
+SENSEI = "sensei"
 
 
 def power_type(power: str) -> str | None:
@@ -38,6 +42,11 @@ def powers_of_type(kind: str) -> tuple[str, ...]:
 def die_face(kind: str, roll: int) -> str:
     """The power a d6 gives: 1–4 in the listed order, 5–6 wild."""
     return powers_of_type(kind)[roll - 1] if roll <= 4 else WILD
+
+
+def player_power_face(roll: int) -> str | None:
+    """The Player Power a d6 gives: 1 Sensei, 2 Magician, 3 Juggernaut, 4 Witch Doctor; None when wild (5–6)."""
+    return PLAYER_POWERS[roll - 1] if roll <= 4 else None
 
 
 def no_powers() -> dict:

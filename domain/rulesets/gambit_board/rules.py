@@ -18,24 +18,30 @@ from domain.ruleset import (Event, RuleViolation, State, chance_event, check_gam
 
 from .board import impassable, locate, neighbours, plan_move
 from .bluffs import ruling
-from .commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze, ClaimMoat, Detect, MovePiece,
-                       Reassign, Resign)
+from .commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ChoosePlayerPower, ClaimKamikaze, ClaimMoat,
+                       DeclineJuggernaut, Detect, MovePiece, Reassign, Resign, UseMagician, UseSensei, UseWitchDoctor)
 from .commitments import piece_slots, record_owed_slots
 from .config import Config
 from .events import (MATCH_WON, acceptance, board_public, detection, first_seat_public, loss_public, moved_public,
                      reassign_public, reassigned, reassignment_roll_public, rolled_dice, won_public)
-from .flow import SEATS, current_step, match_over, pieces_of, seat_of, waiting_for, winner
-from .powers import DIE_SIDES, MOVE_CLAIMS, TYPES, faces, fits_dice, no_powers, power_type, powers_of_type
+from .flow import (SEATS, check_own_piece, current_step, effect_of, match_over, pieces_of, seat_of, waiting_for,
+                   winner)
+from .player_powers import (check_decline, check_magician, check_player_power_choice, check_sensei, check_whole_turn,
+                            check_witch_doctor, juggernaut_holder, juggernaut_public, magician_public,
+                            record_owed_earnings, sensei_public, witch_doctor_public, witch_doctor_swap)
+from .powers import DIE_SIDES, MOVE_CLAIMS, SENSEI, TYPES, faces, fits_dice, no_powers, power_type, powers_of_type
 from .state import evolve
 
 # Which step each command answers. A move or detect sent at another step is refused with what the
 # game is busy with; any other command sent out of its step is refused with what is missing.
 STEP_OF = {AssignPowers: "assign", MovePiece: "turn", Detect: "turn", Accept: "respond", CallBluff: "respond",
-           ClaimMoat: "respond", ClaimKamikaze: "respond", ChooseLoss: "lose", Reassign: "reassign"}
+           ClaimMoat: "respond", ClaimKamikaze: "respond", ChooseLoss: "lose", Reassign: "reassign",
+           ChoosePlayerPower: "earn", UseSensei: "turn", UseMagician: "turn", DeclineJuggernaut: "turn",
+           UseWitchDoctor: "respond"}
 BUSY: dict[str | None, str] = {"assign": "assignment_pending", "respond": "response_pending", "counter": "response_pending",
-        "lose": "loss_choice_pending", "reassign": "reassignment_pending"}
+        "lose": "loss_choice_pending", "reassign": "reassignment_pending", "earn": "player_power_choice_pending"}
 MISSING = {"assign": "assignment_closed", "respond": "no_response_pending", "lose": "no_loss_pending",
-           "reassign": "no_reassignment_pending"}
+           "reassign": "no_reassignment_pending", "earn": "no_player_power_pending"}
 
 
 # ---- setup -------------------------------------------------------------------------------
@@ -88,7 +94,7 @@ def require_step(state: dict, seat: str, command: Any) -> None:
     check_seat_to_act(seat, waiting)
     if step == "counter" and isinstance(command, (Accept, CallBluff)):
         return
-    if step == "counter" and isinstance(command, (ClaimMoat, ClaimKamikaze)):
+    if step == "counter" and isinstance(command, (ClaimMoat, ClaimKamikaze, UseWitchDoctor)):
         raise RuleViolation("counter_response_only", "answer the moat or kamikaze claim with accept or call_bluff")
     if step != wanted:
         rule = MISSING[wanted] if wanted != "turn" else BUSY[step]
@@ -124,16 +130,6 @@ def check_assignment(pieces: list[str], requested: dict, mode: str, dice: dict |
     return out
 
 
-def check_own_piece(state: dict, seat: str, piece: str) -> None:
-    """The piece exists, belongs to `seat` and is still on the board."""
-    if not isinstance(piece, str) or piece not in state["powers"]:
-        raise RuleViolation("unknown_piece", f"{piece!r} is not a piece")
-    if seat_of(piece) != seat:
-        raise RuleViolation("not_your_piece", f"{piece} belongs to {seat_of(piece)}")
-    if piece in state["lost"][seat]:
-        raise RuleViolation("piece_lost", f"{piece} has been lost")
-
-
 def check_claims(claims: tuple[str, ...]) -> None:
     """Claims of a move: known powers a move can rely on, at most one of each type, no repeats."""
     for claim in claims:
@@ -159,11 +155,14 @@ def check_move(state: dict, seat: str, piece: str, to: str, claims: tuple[str, .
     plan = plan_move(state["board"], impassable(state["config"]["board"]), piece, square, to, claims)
     if to in state["turn"]["forbidden"]:
         raise RuleViolation("moat_zone_forbidden", f"{to} is in a moat zone that sent this turn's move back")
+    if [piece, to, effect_of(plan)] in state["turn"].get("rejected", []):
+        raise RuleViolation("move_sent_back", f"a moat sent this very move of {piece} to {to} back this turn")
     return plan
 
 
 def check_detect(state: dict, seat: str, piece: str, target: str) -> None:
-    """Detect: your piece, an opposing piece in the 8 squares around it."""
+    """Detect: your piece (sat on or not: detecting is not moving), an opposing piece in the 8 squares around it."""
+    check_whole_turn(state)
     check_own_piece(state, seat, piece)
     if not isinstance(target, str) or target not in state["powers"]:
         raise RuleViolation("unknown_piece", f"{target!r} is not a piece")
@@ -177,8 +176,8 @@ def check_detect(state: dict, seat: str, piece: str, target: str) -> None:
 
 
 def check_claimed_power(claim: str) -> None:
-    """A call names a power (whether it was claimed is the ruling's first question)."""
-    if power_type(claim) is None:
+    """A call names a power, or `sensei` (whether it was claimed is the ruling's first question)."""
+    if power_type(claim) is None and claim != SENSEI:
         raise RuleViolation("unknown_power", f"{claim!r} is not a power")
 
 
@@ -234,16 +233,31 @@ class Play(Decision):
 
     def __init__(self, state: State, chance: Any) -> None:
         super().__init__(state, chance, evolve, ended=match_over)
-        self._turn_at_start = state["turn"]["number"] if state["turn"] is not None else None
+        turn = state["turn"]
+        self._turn_at_start = turn["number"] if turn is not None else None
+        self._juggernaut_turn = bool(turn is not None and turn.get("juggernaut"))
         self._lost_at_start = _lost_count(state)
+        self._offered = False
 
     def declare_winner(self) -> None:
-        """After a turn closes or a piece is lost, emit `MatchWon` if a seat has met a winning condition."""
+        """After a turn closes or a piece is lost, emit `MatchWon` if a seat has met a winning condition.
+
+        A far-row win whose loser holds a Juggernaut (Player Powers) is answered instead: offered
+        when the turn closes (a loss earlier in it waits for that), unless the turn that closed was
+        the Juggernaut move itself — then the win, if it still holds, ends the match.
+        """
         # Only then: a move waiting for its answer may stand on the far row until the answer comes.
         closed = self._turn_at_start is not None and self.state["turn"]["number"] != self._turn_at_start
         lost = _lost_count(self.state) != self._lost_at_start
-        if (closed or lost) and winner(self.state) is not None:
-            self.emit(MATCH_WON, won_public(self.state))
+        won = winner(self.state)
+        if not (closed or lost) or won is None or self._offered:
+            return
+        if not self._juggernaut_turn and juggernaut_holder(self.state, won) is not None:
+            if closed:
+                self._offered = True
+                self.emit("JuggernautOffered", juggernaut_public(self.state))
+            return
+        self.emit(MATCH_WON, won_public(self.state))
 
 
 def _lost_count(state: dict) -> int:
@@ -263,6 +277,7 @@ def decide(state: dict, seat: str, command: Any, chance: Any) -> list[Event]:
     try:
         _DECIDERS[type(command)](play, seat, command)
         record_owed_slots(play)
+        record_owed_earnings(play)
         play.declare_winner()
     except GameEnded:
         pass
@@ -343,9 +358,42 @@ def _reassign(play: Play, seat: str, command: Reassign) -> None:
               {"piece": command.piece, "power": command.power, "assignment": assignment}, (seat,))
 
 
+def _choose_player_power(play: Play, seat: str, command: ChoosePlayerPower) -> None:
+    check_player_power_choice(command.power)
+    play.emit("PlayerPowerChosen", {"seat": seat, "power": command.power,
+                                    "earned_version": play.state["step"]["earned_version"]})
+
+
+def _sensei(play: Play, seat: str, command: UseSensei) -> None:
+    powers = tuple(command.powers)
+    check_sensei(play.state, seat, command.source, command.target, powers)
+    play.emit("SenseiClaimed", sensei_public(seat, command.source, command.target, powers))
+
+
+def _magician(play: Play, seat: str, command: UseMagician) -> None:
+    check_magician(play.state, seat, command.piece, command.target)
+    play.emit("MagicianSwapped", magician_public(play.state, seat, command.piece, command.target))
+
+
+def _witch_doctor(play: Play, seat: str, command: UseWitchDoctor) -> None:
+    state = play.state
+    check_witch_doctor(state, seat, command.piece)
+    # Both seats' pieces now hold the other's powers, so the swap's secret is for both seats.
+    play.emit("WitchDoctorSwapped", witch_doctor_public(state, seat, command.piece),
+              witch_doctor_swap(state, command.piece), SEATS)
+
+
+def _decline_juggernaut(play: Play, seat: str, command: DeclineJuggernaut) -> None:
+    check_decline(play.state)
+    play.emit("JuggernautDeclined", {"seat": seat})
+    play.emit(MATCH_WON, won_public(play.state))
+
+
 _DECIDERS: dict[type, Any] = {
     AssignPowers: _assign, MovePiece: _move, Detect: _detect, Accept: _accept, CallBluff: _call,
     ClaimMoat: _claim_moat, ClaimKamikaze: _claim_kamikaze, ChooseLoss: _choose_loss, Reassign: _reassign,
+    ChoosePlayerPower: _choose_player_power, UseSensei: _sensei, UseMagician: _magician,
+    UseWitchDoctor: _witch_doctor, DeclineJuggernaut: _decline_juggernaut,
 }
 
 

@@ -4,7 +4,8 @@ The state is the organizers' truth (every power included); `view` filters it per
 Evolve applies what decide settled, the end of the match included (`MatchWon`, `Resigned`).
 Play is a sequence of steps (`state["step"]`: who must do what now) with a queue of the steps
 a bluff ruling still owes (a piece loss, a reassignment, then the turn passing or the mover
-moving again).
+moving again) or a closed turn owes (naming earned Player Powers, then the next turn). The
+Player Powers' folds are player_powers.py's.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from .commitments import (COMMITTED, fold_committed, owe, owed_after_assignment,
 from .config import Config
 from .events import MATCH_WON
 from .flow import SEATS, advance, end_turn, finish, lose_piece, opponent, pieces_of, send_back, start_turn
-from .powers import POWER_TYPES, no_powers
+from .player_powers import (apply_transfer, fold_chosen, fold_earned, fold_juggernaut_offered, fold_magician,
+                            fold_sensei_claimed, fold_witch_doctor)
+from .powers import POWER_TYPES, SENSEI, no_powers
 
 
 def initial_state(config: Config, seats: list[str]) -> dict:
@@ -51,6 +54,9 @@ def initial_state(config: Config, seats: list[str]) -> dict:
         "claims": [],
         "detections": {s: [] for s in SEATS},
         "result": None,
+        # Player Powers: each seat's unspent ones (public), and the earnings the last closed turn owes.
+        "player_powers": {s: [] for s in SEATS},
+        "earnings_owed": [],
     }
 
 
@@ -123,6 +129,8 @@ def _detect_claimed(state: dict, event: Event) -> None:
 
 
 def _claim_accepted(state: dict, event: Event) -> None:
+    if state["pending"]["kind"] == SENSEI:
+        apply_transfer(state)
     end_turn(state)
 
 
@@ -177,7 +185,12 @@ def _bluff_ruled(state: dict, event: Event) -> None:
     state["rulings"].append({**copy.deepcopy(call), "version": version})
     loss = {"kind": "lose", "seat": cons["loss_chosen_by"], "loser": cons["piece_lost_by"], "call_version": version}
     effect = cons["effect"]
-    if call["verdict"] == "true":
+    if call["subject"] == SENSEI:
+        # A true transfer stands (nothing is revealed or reassigned); a false one moves nothing.
+        if call["verdict"] == "true":
+            apply_transfer(state)
+        state["queue"] = [loss, {"kind": "end_turn"}]
+    elif call["verdict"] == "true":
         kind = POWER_TYPES[call["power"]]
         state["powers"][call["piece"]][kind] = None
         state["revealed"].append({"piece": call["piece"], "powers": [call["power"]], "reason": "true_claim",
@@ -236,6 +249,12 @@ _HANDLERS = {
     "PieceLost": _piece_lost,
     "PowerReassigned": _power_reassigned,
     COMMITTED: _power_committed,
+    "PlayerPowerEarned": fold_earned,
+    "PlayerPowerChosen": fold_chosen,
+    "SenseiClaimed": fold_sensei_claimed,
+    "MagicianSwapped": fold_magician,
+    "WitchDoctorSwapped": fold_witch_doctor,
+    "JuggernautOffered": fold_juggernaut_offered,
     MATCH_WON: _match_won,
     "Resigned": _resigned,
 }

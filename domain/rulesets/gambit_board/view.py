@@ -3,7 +3,8 @@
 Everyone sees the board, stacks, claims, rulings, revealed and lost pieces' powers and which
 seats have committed an assignment. A seat also sees its own pieces' powers, its own dice and
 reassignment rolls, and what its detects revealed. `sees_all` (organizers, or anyone after the
-end) sees every power, die and detect.
+end) sees every power, die and detect. Held Player Powers are public (they are announced when
+earned). Once the match is over nobody is to move: `turn`, `step` and `pending` are null.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import copy
 from domain.ruleset import Viewer
 
 from .board import COLUMNS, SIZE, impassable, locate
-from .flow import SEATS, far_row_count, pieces_of
-from .powers import ACTION, MOVEMENT, faces
+from .flow import SEATS, far_row_count, match_over, pieces_of
+from .player_powers import holdings
+from .powers import ACTION, MOVEMENT, PLAYER_POWERS, faces
 
 
 def catalogue() -> dict:
@@ -22,12 +24,14 @@ def catalogue() -> dict:
     return {"pieces": {seat: pieces_of(seat) for seat in SEATS},
             "home_rows": {"south": 1, "north": SIZE}, "columns": list(COLUMNS), "rows": list(range(1, SIZE + 1)),
             "powers": {"movement": list(MOVEMENT), "action": list(ACTION)},
-            "boards": {name: sorted(impassable(name)) for name in ("standard", "bridges")}}
+            "boards": {name: sorted(impassable(name)) for name in ("standard", "bridges")},
+            "player_powers": list(PLAYER_POWERS)}
 
 
 def view(state: dict, viewer: Viewer) -> dict:
     """The board as `viewer` may see it (fresh objects, never references into the state)."""
     me = viewer.seat if viewer.role == "seat" else None
+    over = match_over(state)
 
     def visible(seat: str) -> bool:
         return viewer.sees_all or seat == me
@@ -52,11 +56,14 @@ def view(state: dict, viewer: Viewer) -> dict:
         "impassable": sorted(impassable(state["config"]["board"])),
         "board": {sq: list(stack) for sq, stack in sorted(board.items())},
         "pieces": pieces,
-        "turn": None if state["turn"] is None else {
+        "turn": None if state["turn"] is None or over else {
             "seat": state["turn"]["seat"], "number": state["turn"]["number"],
-            "forbidden_squares": list(state["turn"]["forbidden"])},
-        "step": _step(state, visible),
-        "pending": _pending(state["pending"]),
+            "forbidden_squares": list(state["turn"]["forbidden"]),
+            "sent_back": [{"piece": p, "to": to, "effect": e} for p, to, e in state["turn"].get("rejected", [])],
+            "juggernaut": bool(state["turn"].get("juggernaut"))},
+        "step": None if over else _step(state, visible),
+        "pending": None if over else _pending(state["pending"]),
+        "player_powers": {s: holdings(state, s) for s in SEATS},
         "lost": {s: list(state["lost"][s]) for s in SEATS},
         "far_row": {s: far_row_count(state, s) for s in SEATS},
         "assigned": {s: state["assignment_version"][s] is not None for s in SEATS},
