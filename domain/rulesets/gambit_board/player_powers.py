@@ -33,8 +33,8 @@ from .board import locate
 from .commitments import owe, owed_after_swap, owed_after_transfer
 from .flow import (SEATS, advance, captured_enough, check_own_piece, end_turn, opponent, seat_of, start_turn,
                    winner)
-from .powers import DIE_SIDES, PLAYER_POWERS, POWER_TYPES, SENSEI, TYPES, held, no_powers, player_power_face, \
-    power_type
+from .powers import DIE_SIDES, PLAYER_POWERS, POWER_TYPES, SENSEI, TYPES, check_named_powers, held, no_powers, \
+    player_power_face
 
 MAGICIAN, JUGGERNAUT, WITCH_DOCTOR = "magician", "juggernaut", "witch_doctor"
 
@@ -79,14 +79,7 @@ def check_transfer_powers(powers: tuple[str, ...]) -> None:
     """The powers a Sensei names: at least one, real, none twice, at most one of each type."""
     if not powers:
         raise RuleViolation("no_powers_named", "name at least one power to move")
-    for power in powers:
-        if power_type(power) is None:
-            raise RuleViolation("unknown_power", f"{power!r} is not a power")
-    if len(set(powers)) != len(powers):
-        raise RuleViolation("duplicate_claim", "a power is named twice")
-    for kind in TYPES:
-        if sum(1 for p in powers if power_type(p) == kind) > 1:
-            raise RuleViolation("too_many_claims", f"a piece holds at most one {kind} power")
+    check_named_powers(powers, "named")
 
 
 def check_sensei(state: dict, seat: str, source: str, target: str, powers: tuple[str, ...]) -> None:

@@ -6,6 +6,7 @@ from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
 from domain.choices import Choice, pair_part, pairs, sequence_of
+from domain.ruleset import RuleViolation
 
 from .commands import AssignPowers
 
@@ -112,3 +113,15 @@ def assignment_choices(pieces: list[str], mode: str, dice: dict | None) -> list[
             parts = [pair_part(sequence_of(pieces, 2, 2), powers) for powers in (movement_pair, action_pair)]
             out.append(Choice(AssignPowers, {}, {"powers": pairs(parts, lists=True, empty_keys=pieces)}))
     return out
+
+
+def check_named_powers(powers: tuple[str, ...], verb: str) -> None:
+    """Powers a seat names (`verb`: claimed, named): each real, none twice, at most one of each type."""
+    for power in powers:
+        if power_type(power) is None:
+            raise RuleViolation("unknown_power", f"{power!r} is not a power")
+    if len(set(powers)) != len(powers):
+        raise RuleViolation("duplicate_claim", f"a power is {verb} twice")
+    for kind in TYPES:
+        if sum(1 for p in powers if power_type(p) == kind) > 1:
+            raise RuleViolation("too_many_claims", f"at most one {kind} power may be {verb} at once")

@@ -29,7 +29,8 @@ from .flow import (SEATS, check_own_piece, current_step, effect_of, match_over, 
 from .player_powers import (check_decline, check_magician, check_player_power_choice, check_sensei, check_whole_turn,
                             check_witch_doctor, juggernaut_holder, juggernaut_public, magician_public,
                             record_owed_earnings, sensei_public, witch_doctor_public, witch_doctor_swap)
-from .powers import DIE_SIDES, MOVE_CLAIMS, SENSEI, TYPES, faces, fits_dice, no_powers, power_type, powers_of_type
+from .powers import (DIE_SIDES, MOVE_CLAIMS, SENSEI, TYPES, check_named_powers, faces, fits_dice, no_powers, power_type,
+                     powers_of_type)
 from .state import evolve
 
 # Which step each command answers. A move or detect sent at another step is refused with what the
@@ -132,14 +133,7 @@ def check_assignment(pieces: list[str], requested: dict, mode: str, dice: dict |
 
 def check_claims(claims: tuple[str, ...]) -> None:
     """Claims of a move: known powers a move can rely on, at most one of each type, no repeats."""
-    for claim in claims:
-        if power_type(claim) is None:
-            raise RuleViolation("unknown_power", f"{claim!r} is not a power")
-    if len(set(claims)) != len(claims):
-        raise RuleViolation("duplicate_claim", "a power is claimed twice")
-    for kind in TYPES:
-        if sum(1 for c in claims if power_type(c) == kind) > 1:
-            raise RuleViolation("too_many_claims", f"at most one {kind} power may be claimed in one move")
+    check_named_powers(claims, "claimed")
     for claim in claims:
         if claim not in MOVE_CLAIMS:
             raise RuleViolation("claim_not_applicable", f"{claim} is not claimed by moving")
