@@ -125,7 +125,7 @@ class StreamHub:
                     follower.ring()
 
     def _ring_everyone(self) -> None:
-        """After a watcher failure, every stream looks for itself once (nothing waits forever)."""
+        """Every stream looks for itself once (a watcher starting or recovering may have missed records)."""
         with self._lock:
             for followers in self._followers.values():
                 for follower in followers:
@@ -145,6 +145,8 @@ class StreamHub:
 
     def _poll_notifications(self) -> None:
         position = self._recorder.max_notification_id() or 0
+        # Records written before the watcher knew its position reach nobody's bell: look once.
+        self._ring_everyone()
         while not self._stopped:
             fresh = self._recorder.select_notifications(position, 500, inclusive_of_start=False)
             if fresh:
@@ -157,6 +159,7 @@ class StreamHub:
         position = self._recorder.max_notification_id() or 0
         with self._recorder.subscribe(gt=position) as subscription:
             self._subscription = subscription
+            self._ring_everyone()
             for notification in subscription:
                 if self._stopped:
                     return

@@ -1,0 +1,28 @@
+"""The stream watcher rings exactly the followers of the match that got a new record, on both stores."""
+
+from __future__ import annotations
+
+import random
+
+from tests.support.api import auth, create_match, join_all, legal_options
+
+
+def test_a_new_record_rings_its_matchs_followers_and_no_others(client, app):
+    hub = app.extensions["gambit"].streams
+    played, quiet = create_match(client, "gambitz"), create_match(client, "gambitz")
+    tokens = join_all(client, played)
+    join_all(client, quiet)
+    mine = hub.reserve(played["match_id"], "10.0.0.1")
+    other = hub.reserve(quiet["match_id"], "10.0.0.1")
+    try:
+        mine.wait(1), other.wait(1)  # the watcher's first look rings everyone once
+        seat = client.get(f"/matches/{played['match_id']}").get_json()["to_act"][0]
+        body = legal_options(client, played["match_id"], tokens[seat], random.Random(2))[0]
+        assert client.post(f"/matches/{played['match_id']}/commands", json=body,
+                           headers=auth(tokens[seat])).status_code == 201
+        assert mine.wait(10), "the follower of the played match is woken"
+        assert not other.wait(0.5), "a follower of another match sleeps on"
+    finally:
+        hub.release(mine)
+        hub.release(other)
+    assert hub.open_streams == 0
