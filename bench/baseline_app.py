@@ -1,9 +1,16 @@
 """The baseline: a minimal Flask app that appends one event per request with the bare eventsourcing library.
 
-No rules, no chain, no commitments, no auth, no receipts, no snapshots. It runs under gunicorn
-with the service's own settings (deploy/gunicorn.conf.py: gthread, same workers and threads),
-on the same kind of store (`BENCH_DATABASE_URL`, mapped to the library's persistence settings
-exactly as the service maps GAMBIT_DATABASE_URL).
+No rules, no chain, no commitments, no auth, no receipts. It runs under gunicorn with the
+service's own settings (deploy/gunicorn.conf.py: the same worker class — gevent unless
+GAMBIT_WORKER_CLASS says otherwise — workers and connections), on the same kind of store
+(`BENCH_DATABASE_URL`, mapped to the library's persistence settings exactly as the service maps
+GAMBIT_DATABASE_URL).
+
+Two variants: the bare library (no snapshots), and, with `BENCH_BASELINE_SNAPSHOTS=1`, the
+library snapshotting every `SNAPSHOT_INTERVAL` (50) versions as the service configures it for
+its matches (domain/application.py: `snapshotting_intervals`), so every load reads the latest
+snapshot and the events after it, and every 50th append also writes a snapshot. Each variant
+has its own tables (`baseline_*`, `baselinesnap_*`).
 
     POST /aggregates               create an aggregate (one event)      -> {"id", "version"}
     GET  /aggregates/<id>          load it                               -> {"id", "version"}
@@ -25,7 +32,7 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
 from flask import Flask, jsonify, request
 
-from domain.application import storage_env
+from domain.application import SNAPSHOT_INTERVAL, storage_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -48,10 +55,47 @@ class Store(Application):
     name = "baseline"
 
 
+class SnapshottingStore(Store):
+    """The library application snapshotting every SNAPSHOT_INTERVAL versions, as the service does."""
+
+    name = "baselinesnap"
+    snapshotting_intervals = {Counter: SNAPSHOT_INTERVAL}
+
+
+def store_class(snapshots: bool | None = None) -> type[Store]:
+    """The variant to run: `BENCH_BASELINE_SNAPSHOTS=1` (or snapshots=True) for the snapshotting one."""
+    if snapshots is None:
+        snapshots = os.environ.get("BENCH_BASELINE_SNAPSHOTS", "") == "1"
+    return SnapshottingStore if snapshots else Store
+
+
+def open_store(database_url: str, snapshots: bool | None = None) -> Store:
+    """The store, its tables created if need be — on PostgreSQL one process at a time.
+
+    The library's table creation is not safe against itself: processes that run it at once on
+    PostgreSQL fail with "tuple concurrently updated" (its `CREATE OR REPLACE FUNCTION` runs on
+    every start, even when the tables exist). So, as the service does (domain/application.py),
+    the library is told not to create them, and they are created under a PostgreSQL advisory
+    lock (domain.store_guard.one_process_at_a_time).
+    """
+    env = storage_env(database_url)
+    cls = store_class(snapshots)
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        return cls(env=env)
+    from domain.store_guard import one_process_at_a_time
+
+    store = cls(env={**env, "CREATE_TABLE": "false"})
+    with one_process_at_a_time(store.recorder.datastore):
+        store.recorder.create_table()
+        if store.snapshots is not None:
+            store.snapshots.recorder.create_table()
+    return store
+
+
 def create_app() -> Flask:
     """The baseline app (built per worker, after fork, like the service)."""
     app = Flask(__name__)
-    store = Store(env=storage_env(os.environ["BENCH_DATABASE_URL"]))
+    store = open_store(os.environ["BENCH_DATABASE_URL"])
 
     @app.get("/healthz")
     def healthz() -> Any:

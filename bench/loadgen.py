@@ -1,6 +1,6 @@
 """The load generator: bots playing many matches at once over HTTP, in its own process.
 
-`python -m bench.loadgen --base URL --kind gambit|baseline --bots N --duration S [--warmup W]`
+`python -m bench.loadgen --base URL --kind gambit|baseline|human --bots N --duration S [--warmup W]`
 prints one JSON object. Each bot is a thread with one keep-alive connection (stdlib
 http.client) that plays one match after another:
 
@@ -9,6 +9,15 @@ http.client) that plays one match after another:
   that plays only through the API does. A finished match is replaced by a new one.
 - baseline: create an aggregate, then per "turn" GET it and POST one event to it (the same
   two requests a turn costs), 60 turns per aggregate (about a gambitz match), then a new one.
+  The same load drives the baseline with snapshots (bench/baseline_app.py, BENCH_BASELINE_SNAPSHOTS).
+- human: `--bots` matches (200 for the p99 target) played at human pace. First every bot
+  creates its 2-seat gambitz match and joins both seats, all at once; only when every match
+  is set up does the clock start (the set-up time is reported as `setup_s`). Then each bot
+  waits a random moment (so the matches do not move in step), and for every turn thinks for
+  a random `--think` time (uniform, default 1.5-4.5 s), reads legal-commands as the seat to act
+  and posts one of them: a seat's own commands come ~6 s apart (3-9 s: its think time and its
+  opponent's), so 200 matches send ~67 commands/s. A finished match is replaced by a new one.
+  After `--warmup` seconds of play the window of `--duration` seconds begins.
 
 Only requests that finish inside the measurement window (after the warm-up) are counted.
 """
@@ -125,6 +134,74 @@ class Bot(threading.Thread):
         self.matches_finished += 1
 
 
+class HumanBot(Bot):
+    """One 2-seat gambitz match played at human pace (both seats, one connection)."""
+
+    def __init__(self, base: str, seed: int, think: tuple[float, float], go: threading.Event) -> None:
+        inf = float("inf")
+        super().__init__(base, "human", seed, inf, inf, inf)  # nothing is sampled until the clock starts
+        self.think = think
+        self.go = go
+        self.ready = threading.Event()
+        self.match: tuple[str, dict[str, str]] | None = None
+        self.seat = "p1"
+
+    def new_match(self) -> tuple[str, dict[str, str]] | None:
+        status, match = self.call("create", "POST", "/matches", {"ruleset": "gambitz", "config": {"players": 2}})
+        if status != 201:
+            return None
+        tokens = {}
+        for seat in ("p1", "p2"):
+            status, joined = self.call("join", "POST", f"/matches/{match['match_id']}/seats",
+                                       {"name": f"human-{seat}", "seat": seat})
+            if status != 201:
+                return None
+            tokens[seat] = joined["token"]
+        self.matches_started += 1
+        self.seat = "p1"
+        return match["match_id"], tokens
+
+    def run(self) -> None:
+        try:
+            for _ in range(3):
+                self.match = self.new_match()
+                if self.match is not None:
+                    break
+            self.ready.set()
+            self.go.wait()
+            time.sleep(self.rng.uniform(0, self.think[1]))  # matches do not move in step
+            while time.perf_counter() < self.stop_at:
+                if self.match is None:
+                    self.match = self.new_match()
+                    if self.match is None:
+                        time.sleep(0.5)
+                    continue
+                time.sleep(self.rng.uniform(*self.think))
+                if time.perf_counter() >= self.stop_at:
+                    break
+                self.turn()
+        finally:
+            self.ready.set()
+            self.conn.close()
+
+    def turn(self) -> None:
+        mid, tokens = self.match
+        seat = self.seat
+        status, legal = self.call("legal", "GET", f"/matches/{mid}/legal-commands", token=tokens[seat])
+        commands = legal.get("commands") if status == 200 else None
+        if not commands:
+            seat = "p2" if seat == "p1" else "p1"
+            status, legal = self.call("legal", "GET", f"/matches/{mid}/legal-commands", token=tokens[seat])
+            commands = legal.get("commands") if status == 200 else None
+            if not commands:
+                self.matches_finished += 1
+                self.match = None
+                return
+        status, _ = self.call("command", "POST", f"/matches/{mid}/commands", self.rng.choice(commands),
+                              token=tokens[seat])
+        self.seat = ("p2" if seat == "p1" else "p1") if status == 201 else seat
+
+
 def percentile(values: list[float], q: float) -> float | None:
     """The q-th percentile (nearest rank) of the values, or None."""
     if not values:
@@ -161,19 +238,40 @@ def _ms(value: float | None) -> float | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--base", required=True)
-    parser.add_argument("--kind", choices=("gambit", "baseline"), required=True)
-    parser.add_argument("--bots", type=int, default=16)
+    parser.add_argument("--kind", choices=("gambit", "baseline", "human"), required=True)
+    parser.add_argument("--bots", type=int, default=16, help="bots (human: matches played at once)")
     parser.add_argument("--duration", type=float, default=15)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", default="1.5,4.5", help="human: think time per turn, uniform in MIN,MAX seconds")
     args = parser.parse_args(argv)
-    now = time.perf_counter()
-    start_at, stop_at = now + args.warmup, now + args.warmup + args.duration
-    bots = [Bot(args.base, args.kind, args.seed * 1000 + i, start_at, stop_at, stop_at + 30) for i in range(args.bots)]
+    extra: dict = {}
+    if args.kind == "human":
+        think = tuple(float(x) for x in args.think.split(","))
+        go = threading.Event()
+        bots = [HumanBot(args.base, args.seed * 1000 + i, think, go) for i in range(args.bots)]
+        started = time.perf_counter()
+        for bot in bots:
+            bot.start()
+        for bot in bots:
+            bot.ready.wait(timeout=300)
+        setup_s = time.perf_counter() - started
+        now = time.perf_counter()
+        start_at, stop_at = now + args.warmup, now + args.warmup + args.duration
+        for bot in bots:
+            bot.start_at, bot.stop_at, bot.end_at = start_at, stop_at, stop_at + 30
+        go.set()
+        extra = {"setup_s": round(setup_s, 2), "think_s": list(think),
+                 "set_up": sum(1 for bot in bots if bot.matches_started)}
+    else:
+        now = time.perf_counter()
+        start_at, stop_at = now + args.warmup, now + args.warmup + args.duration
+        bots = [Bot(args.base, args.kind, args.seed * 1000 + i, start_at, stop_at, stop_at + 30)
+                for i in range(args.bots)]
+        for bot in bots:
+            bot.start()
     for bot in bots:
-        bot.start()
-    for bot in bots:
-        bot.join(timeout=args.warmup + args.duration + 90)
+        bot.join(timeout=max(1.0, stop_at + 90 - time.perf_counter()))
     samples = [s for bot in bots for s in bot.samples]
     result = summarize(samples, args.duration)
     error_bodies: dict[str, str] = {}
@@ -181,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         for key, body in bot.error_bodies.items():
             error_bodies.setdefault(key, body)
     result.update(kind=args.kind, bots=args.bots, error_bodies=error_bodies, matches_started=sum(b.matches_started for b in bots),
-                  matches_finished=sum(b.matches_finished for b in bots))
+                  matches_finished=sum(b.matches_finished for b in bots), **extra)
     print(json.dumps(result))
     return 0
 

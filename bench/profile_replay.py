@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     from projections.views import replay
 
     with tempfile.TemporaryDirectory() as tmp, store_url(args.backend, tmp) as url:
-        long = LongMatch(url)
+        long = LongMatch(url, tmp)
         long.grow_to(args.events)
         app, mid = long.app, long.match_id
         version = long.version

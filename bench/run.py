@@ -1,17 +1,24 @@
 """`python -m bench.run [--quick] [--label NAME] [--backends sqlite,postgres]`: run every benchmark, write the report.
 
 Per backend (SQLite file, PostgreSQL schema — each fresh, removed afterwards):
-1. throughput: the service (`gambit serve`, deploy/gunicorn.conf.py) and the baseline
-   (bench/baseline_app.py, same gunicorn settings) each loaded by bots in a separate process
-   (bench/loadgen.py), alternating, `reps` times; the median run is reported. Also the service
-   with PYTHONOPTIMIZE=1 (`python -O`) as a deployment option.
-2. cost vs match length: one synthetic dragons-gambit match grown to 100, 1,000 and 10,000
-   events (bench/longmatch.py); at each length, sequential POST /commands and GET view?at=
-   latencies (median of the samples).
-3. replay: GET /replay pages over the long match (frames/s); `gambit export` of it as the
-   organizer, then `gambit verify` on the file (events/s).
-4. scale: matches and events in the store after the load, bytes per event; and the append
+1. throughput: the service (`gambit serve`, deploy/gunicorn.conf.py) and two baselines
+   (bench/baseline_app.py, same gunicorn settings: the bare library, and the library
+   snapshotting every 50 versions as the service does) each loaded by bots in a separate process
+   (bench/loadgen.py), alternating, `reps` times; each repetition's ratios, and their median.
+2. p99 at human pace: 200 gambitz matches played at human pace (bench/loadgen.py `human`), the
+   matches set up before the clock starts; p99 / p50 of POST /commands per repetition.
+3. cost vs match length: dragons-gambit matches grown to 100, 1,000 and 10,000 records
+   (bench/longmatch.py); sequential POST /commands and GET view?at= in turn over the three, in
+   `reps` rounds; each round's 10,000 / 100 ratio of medians, and their median.
+4. replay and verify: GET /replay pages over the long match (frames/s); `gambit export` as the
+   organizer at 1,000, 10,000 and (full mode) 100,000 records, then `gambit verify` of each file
+   against `json.loads` of its lines (bench/verify_cost.py splits where the time goes).
+5. snapshot size: every ruleset grown at random through the domain to 10,000 records (as one
+   match, or a chain of matches for the games that end first); the snapshot at 100 and at
+   10,000 records.
+6. scale: matches and events in the store after the load, bytes per event; and the append
    ceiling of the bare library with 1, 2 and 4 writer processes.
+Every target's measurement records the load average (os.getloadavg) before and after it.
 Results go to bench/results/<label>.json; bench/report.py turns them into docs/benchmarks.md,
 docs/benchmarks.png and the table printed at the end.
 """
@@ -35,16 +42,20 @@ from urllib.parse import urlparse
 
 from bench import report
 from bench.ceiling import append_ceiling
-from bench.longmatch import LongMatch
+from bench.longmatch import LONG_CONFIGS, LongMatch, service_app, snapshot_growth
 from bench.servers import ROOT, serve
 from bench.stores import pg_connect, store_bytes, store_url
 
 RESULTS = os.path.join(ROOT, "bench", "results")
 LENGTHS = (100, 1000, 10000)
 
-FULL = {"reps": 3, "duration": 10.0, "warmup": 2.0, "bots": 16, "samples": 30, "replay_frames": 10000,
-        "ceiling_seconds": 4.0, "ceiling_processes": (1, 2, 4), "optimize_variant": True}
+FULL = {"reps": 3, "duration": 10.0, "warmup": 2.0, "bots": 16, "samples": 20, "replay_frames": 10000,
+        "human_matches": 200, "human_think": (1.5, 4.5), "human_duration": 30.0, "human_warmup": 6.0,
+        "verify_long": 100000, "verify_long_budget_s": 180.0, "snapshot_marks": (100, 10000),
+        "ceiling_seconds": 4.0, "ceiling_processes": (1, 2, 4), "optimize_variant": False}
 QUICK = {"reps": 1, "duration": 5.0, "warmup": 1.5, "bots": 16, "samples": 10, "replay_frames": 2000,
+         "human_matches": 200, "human_think": (1.5, 4.5), "human_duration": 12.0, "human_warmup": 6.0,
+         "verify_long": None, "verify_long_budget_s": 0.0, "snapshot_marks": (100, 2000),
          "ceiling_seconds": 2.0, "ceiling_processes": (1, 4), "optimize_variant": False}
 
 
@@ -74,14 +85,36 @@ def machine() -> dict:
     import eventsourcing
     import gunicorn
 
+    from bench.servers import gunicorn_settings
+
     return {"nproc": os.cpu_count(), "cpu": cpu, "memory_gib": round(mem_kb / 1024 / 1024, 1),
             "python": platform.python_version(), "sqlite": sqlite3.sqlite_version, "postgresql": pg,
             "eventsourcing": getattr(eventsourcing, "__version__", "9.5.6"),
-            "gunicorn": gunicorn.__version__, "os": platform.platform()}
+            "gunicorn": gunicorn.__version__, "gunicorn_settings": gunicorn_settings(), "os": platform.platform()}
 
 
 def loadavg() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
+
+
+class Measured:
+    """`with Measured(out):` records the 1-minute load average before and after, and the seconds taken."""
+
+    def __init__(self, out: dict) -> None:
+        self.out = out
+
+    def __enter__(self) -> dict:
+        self.started = time.perf_counter()
+        self.out["load"] = [loadavg()[0]]
+        return self.out
+
+    def __exit__(self, *exc) -> None:
+        self.out["load"].append(loadavg()[0])
+        self.out["seconds"] = round(time.perf_counter() - self.started, 1)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
 
 
 # ----- HTTP helpers ---------------------------------------------------------------------------
@@ -121,10 +154,12 @@ class Client:
 
 # ----- 1. throughput ------------------------------------------------------------------------
 
-def loadgen(base: str, kind: str, cfg: dict, seed: int) -> dict:
-    out = subprocess.run([sys.executable, "-m", "bench.loadgen", "--base", base, "--kind", kind, "--bots",
-                          str(cfg["bots"]), "--duration", str(cfg["duration"]), "--warmup", str(cfg["warmup"]),
-                          "--seed", str(seed)], cwd=ROOT, capture_output=True, text=True, check=True)
+def loadgen(base: str, kind: str, cfg: dict, seed: int, **extra) -> dict:
+    command = [sys.executable, "-m", "bench.loadgen", "--base", base, "--kind", kind, "--bots", str(cfg["bots"]),
+               "--duration", str(cfg["duration"]), "--warmup", str(cfg["warmup"]), "--seed", str(seed)]
+    for key, value in extra.items():
+        command += [f"--{key}", str(value)]
+    out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
 
@@ -139,84 +174,191 @@ def median_run(runs: list[dict]) -> dict:
 
 
 def throughput(backend: str, tmp: str, cfg: dict, gambit_url: str) -> dict:
-    """Service, baseline (and service under -O) alternately, each on its own running server.
+    """The service and both baselines (and, if asked, the service under -O) alternately, each on its
+    own running server; each repetition runs them back to back, so its ratios are the robust figure.
 
     One server runs at a time: each gunicorn worker holds a pool of store connections, and
-    three servers at once exhaust PostgreSQL's max_connections on a shared box.
+    several servers at once exhaust PostgreSQL's max_connections on a shared box.
     """
-    variants = [("gambit", False), ("baseline", False)] + ([("gambit", True)] if cfg["optimize_variant"] else [])
+    variants = [("gambit", False), ("baseline", False), ("baseline-snap", False)]
+    if cfg["optimize_variant"]:
+        variants.append(("gambit", True))
     runs: dict[str, list[dict]] = {}
-    with store_url(backend, tmp) as base_url:
-        baseline_url = base_url.replace("gambit.sqlite3", "baseline.sqlite3")
+    out: dict = {}
+    with Measured(out), store_url(backend, tmp) as base_url:
+        urls = {"gambit": gambit_url, "baseline": base_url.replace("gambit.sqlite3", "baseline.sqlite3"),
+                "baseline-snap": base_url.replace("gambit.sqlite3", "baselinesnap.sqlite3")}
         for rep in range(cfg["reps"]):
             order = variants if rep % 2 == 0 else list(reversed(variants))
             for kind, optimize in order:
                 name = kind + ("-O" if optimize else "")
-                url = gambit_url if kind == "gambit" else baseline_url
-                with serve(kind, url, os.path.join(tmp, "data" if kind == "gambit" else "data-baseline"),
+                with serve(kind, urls[kind], os.path.join(tmp, "data" if kind == "gambit" else f"data-{kind}"),
                            optimize) as base:
-                    result = loadgen(base, kind, cfg, seed=rep + 1)
+                    result = loadgen(base, "gambit" if kind == "gambit" else "baseline", cfg, seed=rep + 1)
                 runs.setdefault(name, []).append(result)
                 log(f"{backend} {name} rep {rep + 1}: {result['commands_per_s']:.1f} commands/s, "
                     f"p50 {result['ops']['command']['p50_ms']} ms, errors {result['errors']}")
-        out = {name: median_run(rs) for name, rs in runs.items()}
-        # Each repetition ran the service and the baseline back to back: its ratio is the
-        # robust figure on a shared machine; the headline is their median (report.ratio).
+        out.update({name: median_run(rs) for name, rs in runs.items()})
+        # The headline ratios are the medians of the repetitions' ratios (report.ratio).
         out["ratio_runs"] = [round(g["commands_per_s"] / b["commands_per_s"], 3)
                              for g, b in zip(runs["gambit"], runs["baseline"])]
+        out["ratio_snap_runs"] = [round(g["commands_per_s"] / b["commands_per_s"], 3)
+                                  for g, b in zip(runs["gambit"], runs["baseline-snap"])]
         out["ratio"] = report.ratio(out)
+        out["ratio_snap"] = report.ratio(out, against="baseline-snap")
         if "gambit-O" in out:
             out["ratio_O"] = report.ratio(out, "gambit-O")
     return out
 
 
-# ----- 2./3. long matches, replay, verify -----------------------------------------------------
+# ----- 2. p99 at human pace -------------------------------------------------------------------
+
+class PgActivity:
+    """Samples pg_stat_activity for this run's schema every 0.25 s (in a thread): sessions waiting
+    on a lock, idle in a transaction, active; and the statements most often waited on."""
+
+    def __init__(self, schema: str) -> None:
+        import threading
+
+        self.schema = schema
+        self.samples: list[tuple[int, int, int]] = []
+        self.waiting: dict[str, int] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        try:
+            with pg_connect() as conn:
+                while not self.stop.wait(0.25):
+                    rows = conn.execute(
+                        "SELECT state, wait_event_type, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) "
+                        "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                        "AND query LIKE %s", (f"%{self.schema}%",)).fetchall()
+                    lock = sum(1 for r in rows if r[1] == "Lock")
+                    idle_tx = sum(1 for r in rows if r[0] and r[0].startswith("idle in transaction"))
+                    active = sum(1 for r in rows if r[0] == "active")
+                    self.samples.append((lock, idle_tx, active))
+                    for r in rows:
+                        if r[1] == "Lock":
+                            key = r[2].replace(f'"{self.schema}".', "").replace(f"{self.schema}.", "")
+                            self.waiting[key] = self.waiting.get(key, 0) + 1
+        except Exception as exc:  # a diagnostic: never fails the run
+            log(f"  pg_stat_activity sampler stopped: {exc}")
+
+    def __enter__(self) -> PgActivity:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join(timeout=5)
+
+    def summary(self) -> dict:
+        if not self.samples:
+            return {}
+        n = len(self.samples)
+        return {"samples": n,
+                "waiting_on_lock_mean": round(sum(s[0] for s in self.samples) / n, 2),
+                "waiting_on_lock_max": max(s[0] for s in self.samples),
+                "idle_in_transaction_mean": round(sum(s[1] for s in self.samples) / n, 2),
+                "idle_in_transaction_max": max(s[1] for s in self.samples),
+                "active_mean": round(sum(s[2] for s in self.samples) / n, 2),
+                "waited_statements": dict(sorted(self.waiting.items(), key=lambda kv: -kv[1])[:3])}
+
+
+def human_pace(backend: str, url: str, tmp: str, cfg: dict) -> dict:
+    """200 matches at human pace; p99 / p50 of command latency per repetition (one server for all)."""
+    out: dict = {"matches": cfg["human_matches"], "think_s": list(cfg["human_think"]),
+                 "duration_s": cfg["human_duration"], "warmup_s": cfg["human_warmup"], "runs": []}
+    schema = url.split("schema=")[1].split("&")[0] if backend == "postgres" else None
+    with Measured(out), serve("gambit", url, os.path.join(tmp, "data")) as base:
+        for rep in range(cfg["reps"]):
+            shape = {**cfg, "bots": cfg["human_matches"], "duration": cfg["human_duration"],
+                     "warmup": cfg["human_warmup"]}
+            think = ",".join(str(x) for x in cfg["human_think"])
+            if schema:
+                with PgActivity(schema) as activity:
+                    result = loadgen(base, "human", shape, seed=100 + rep, think=think)
+                result["pg_activity"] = activity.summary()
+            else:
+                result = loadgen(base, "human", shape, seed=100 + rep, think=think)
+            command = result["ops"]["command"]
+            result["p99_over_p50"] = round(command["p99_ms"] / command["p50_ms"], 2) if command["p50_ms"] else None
+            out["runs"].append(result)
+            log(f"{backend} human pace rep {rep + 1}: {command['count']} commands "
+                f"({command['per_s']:.0f}/s), p50 {command['p50_ms']} ms, p99 {command['p99_ms']} ms, "
+                f"p99/p50 {result['p99_over_p50']}, set-up {result.get('setup_s')} s, errors {result['errors']}"
+                + (f", pg {result['pg_activity']}" if result.get("pg_activity") else ""))
+    out["ratio_runs"] = [r["p99_over_p50"] for r in out["runs"]]
+    out["ratio"] = median([r for r in out["ratio_runs"] if r is not None])
+    return out
+
+
+# ----- 3./4. long matches, replay, verify -----------------------------------------------------
+
+def _pctl(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[int(q * (len(ordered) - 1))]
+
 
 def long_match(base: str, database_url: str, tmp: str, cfg: dict) -> dict:
-    """Three matches of 100, 1,000 and 10,000 events, sampled in turn (so a busy moment on the
-    shared machine hits every length alike); then replay and verify over the longest."""
+    """Three matches of 100, 1,000 and 10,000 records, sampled in turn (so a busy moment on the
+    shared machine hits every length alike), in `reps` rounds; then replay over the longest, and
+    export + verify at each length (and, in full mode, of the longest grown to 100,000)."""
     client = Client(base)
     rng = random.Random(3)
-    longs = {}
-    out: dict = {"lengths": {}}
+    data_dir = os.path.join(tmp, "data")
+    app = service_app(database_url, data_dir)
+    longs: dict[int, LongMatch] = {}
+    out: dict = {"lengths": {}, "rounds": []}
     try:
         for length in LENGTHS:
-            longs[length] = LongMatch(database_url, seed=length)
+            longs[length] = LongMatch(database_url, data_dir, seed=length, app=app)
             grow = longs[length].grow_to(length)
             out["lengths"][str(length)] = {"events": longs[length].version, "grow_s": round(grow, 2),
                                            "snapshot": longs[length].snapshot_bytes()}
         commands: dict[int, list[float]] = {n: [] for n in LENGTHS}
         views: dict[int, list[float]] = {n: [] for n in LENGTHS}
-        for _ in range(cfg["samples"]):
-            for length, long in longs.items():
-                mid = long.match_id
-                status, summary, _ = client.call("GET", f"/matches/{mid}")
-                seat = rng.choice(summary["to_act"])
-                status, legal, _ = client.call("GET", f"/matches/{mid}/legal-commands", token=long.tokens[seat])
-                status, body, elapsed = client.call("POST", f"/matches/{mid}/commands", rng.choice(legal["commands"]),
-                                                    token=long.tokens[seat])
-                assert status == 201, body
-                commands[length].append(elapsed)
-                at = rng.randint(1, out["lengths"][str(length)]["events"])
-                status, body, elapsed = client.call("GET", f"/matches/{mid}/view?at={at}")
-                assert status == 200, body
-                views[length].append(elapsed)
+        with Measured(out):
+            for _ in range(cfg["reps"]):
+                mine: dict[int, tuple[list[float], list[float]]] = {n: ([], []) for n in LENGTHS}
+                for _ in range(cfg["samples"]):
+                    for length, long in longs.items():
+                        mid = long.match_id
+                        status, summary, _ = client.call("GET", f"/matches/{mid}")
+                        seat = rng.choice(summary["to_act"])  # type: ignore[index]
+                        status, legal, _ = client.call("GET", f"/matches/{mid}/legal-commands", token=long.tokens[seat])
+                        status, body, elapsed = client.call("POST", f"/matches/{mid}/commands",
+                                                            rng.choice(legal["commands"]), token=long.tokens[seat])
+                        assert status == 201, body
+                        mine[length][0].append(elapsed)
+                        at = rng.randint(1, out["lengths"][str(length)]["events"])
+                        status, body, elapsed = client.call("GET", f"/matches/{mid}/view?at={at}")
+                        assert status == 200, body
+                        mine[length][1].append(elapsed)
+                low, high = mine[LENGTHS[0]], mine[LENGTHS[-1]]
+                out["rounds"].append({"command_ratio": round(median(high[0]) / median(low[0]), 3),
+                                      "view_ratio": round(median(high[1]) / median(low[1]), 3)})
+                for length in LENGTHS:
+                    commands[length] += mine[length][0]
+                    views[length] += mine[length][1]
         for length in LENGTHS:
-            c, v = sorted(commands[length]), sorted(views[length])
+            c, v = commands[length], views[length]
             out["lengths"][str(length)].update(
-                command_p50_ms=round(statistics.median(c) * 1000, 2), command_p95_ms=round(c[int(0.95 * (len(c) - 1))] * 1000, 2),
-                view_at_p50_ms=round(statistics.median(v) * 1000, 2), view_at_p95_ms=round(v[int(0.95 * (len(v) - 1))] * 1000, 2))
+                command_p50_ms=round(median(c) * 1000, 2), command_p95_ms=round(_pctl(c, 0.95) * 1000, 2),
+                view_at_p50_ms=round(median(v) * 1000, 2), view_at_p95_ms=round(_pctl(v, 0.95) * 1000, 2))
             log(f"  length {length}: {out['lengths'][str(length)]}")
-        first, last = out["lengths"][str(LENGTHS[0])], out["lengths"][str(LENGTHS[-1])]
-        out["command_ratio"] = last["command_p50_ms"] / first["command_p50_ms"]
-        out["view_ratio"] = last["view_at_p50_ms"] / first["view_at_p50_ms"]
+        out["command_ratio_runs"] = [r["command_ratio"] for r in out["rounds"]]
+        out["view_ratio_runs"] = [r["view_ratio"] for r in out["rounds"]]
+        out["command_ratio"] = median(out["command_ratio_runs"])
+        out["view_ratio"] = median(out["view_ratio_runs"])
+        log(f"  10,000 / 100 per round: command {out['command_ratio_runs']}, view?at= {out['view_ratio_runs']}")
         long = longs[LENGTHS[-1]]
         mid = out["match_id"] = long.match_id
         # Replay: page through /replay (500 frames a page) as a spectator.
-        version = long.version
-        upto = min(version, cfg["replay_frames"])
+        upto = min(long.version, cfg["replay_frames"])
         passes = []
-        for _ in range(3 if cfg["reps"] > 1 else 1):
+        for _ in range(cfg["reps"]):
             frames, start, started = 0, 1, time.perf_counter()
             while start is not None and start <= upto:
                 status, body, _ = client.call("GET", f"/matches/{mid}/replay?from={start}&to={upto}")
@@ -224,37 +366,123 @@ def long_match(base: str, database_url: str, tmp: str, cfg: dict) -> dict:
                 frames += len(body["frames"])
                 start = body["next_from"]
             passes.append(frames / (time.perf_counter() - started))
-        out["replay"] = {"frames": upto, "frames_per_s": round(statistics.median(passes), 1),
+        out["replay"] = {"frames": upto, "frames_per_s": round(median(passes), 1),
                          "passes": [round(p, 1) for p in passes]}
         log(f"  replay: {out['replay']}")
-        # Export (organizer form, every secret) and verify offline with the CLI.
-        export = os.path.join(tmp, "long-export.ndjson")
-        env = {**os.environ, "GAMBIT_DATABASE_URL": database_url, "GAMBIT_DATA_DIR": os.path.join(tmp, "data")}
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "service.cli", "export", mid, "--as", "organizer", "-o", export],
-                       cwd=ROOT, env=env, check=True, capture_output=True)
-        export_s = time.perf_counter() - started
-        with open(export) as handle:
-            records = sum(1 for _ in handle) - 1
-        verify_runs = []
-        for _ in range(3 if cfg["reps"] > 1 else 1):
-            started = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "service.cli", "verify", export], cwd=ROOT, env=env,
-                                  capture_output=True, text=True)
-            verify_runs.append(time.perf_counter() - started)
-        out["verify"] = {"records": records, "export_s": round(export_s, 2),
-                         "seconds": round(statistics.median(verify_runs), 2),
-                         "events_per_s": round(records / statistics.median(verify_runs), 1),
-                         "exit_code": done.returncode, "verdict": done.stdout.splitlines()[0] if done.stdout else ""}
-        log(f"  verify: {out['verify']}")
     finally:
         client.close()
-        for long in longs.values():
-            long.close()
+    try:
+        out["verify"] = verify_lengths(database_url, tmp, cfg, longs, app)
+    finally:
+        app.close()
     return out
 
 
-# ----- 4. scale -------------------------------------------------------------------------------
+def verify_lengths(database_url: str, tmp: str, cfg: dict, longs: dict[int, LongMatch], app) -> dict:
+    """`gambit export` (organizer) of the 1,000- and 10,000-record matches — and in full mode of the
+    longest grown on to 100,000 records (within a time budget) — and the verify ratio of each."""
+    from service.signing import Signer
+
+    data_dir = os.path.join(tmp, "data")
+    key_path = os.path.join(tmp, "service-public-key.txt")
+    with open(key_path, "w") as handle:
+        handle.write(Signer.load(data_dir).public_key_b64)
+    env = {**os.environ, "GAMBIT_DATABASE_URL": database_url, "GAMBIT_DATA_DIR": data_dir}
+    out: dict = {"lengths": {}}
+    with Measured(out):
+        for length in LENGTHS[1:]:
+            out["lengths"][str(length)] = verify_one(longs[length].match_id, f"export-{length}", tmp, env, key_path, cfg,
+                                                     profile=length == LENGTHS[-1])
+        if cfg["verify_long"]:
+            long = longs[LENGTHS[-1]]
+            budget = cfg["verify_long_budget_s"]
+            started = time.perf_counter()
+            grow = long.grow_to(cfg["verify_long"], deadline=started + budget)
+            reached = long.version
+            out["long_target"] = cfg["verify_long"]
+            out["long_grow_s"] = round(grow, 1)
+            out["long_reached"] = reached
+            out["long_stopped"] = reached < cfg["verify_long"]
+            log(f"  grown to {reached:,} records in {grow:.0f} s" + (
+                f" (stopped: the {budget:.0f} s budget ran out)" if out["long_stopped"] else ""))
+            figures = verify_one(long.match_id, f"export-{cfg['verify_long']}", tmp, env, key_path, cfg)
+            out["long_total_s"] = round(time.perf_counter() - started, 1)
+            out["lengths"][str(cfg["verify_long"])] = figures
+    return out
+
+
+def verify_one(match_id: str, name: str, tmp: str, env: dict, key_path: str, cfg: dict, profile: bool = False) -> dict:
+    """Export one match; then, `reps` times: `gambit verify --key` end to end (a fresh process, as a
+    user runs it) and the split of bench/verify_cost.py (import, verify in-process, json.loads)."""
+    export = os.path.join(tmp, f"{name}.ndjson")
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "service.cli", "export", match_id, "--as", "organizer", "-o", export],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    export_s = time.perf_counter() - started
+    with open(export) as handle:
+        lines = sum(1 for _ in handle)
+    runs, split = [], {}
+    for rep in range(cfg["reps"]):
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "service.cli", "verify", "--key", key_path, export], cwd=ROOT,
+                              env=env, capture_output=True, text=True)
+        end_to_end = time.perf_counter() - started
+        # The split (import, in-process verify) once; json.loads of the lines every repetition.
+        flags = (["--profile"] if profile else []) if rep == 0 else ["--parse-only"]
+        measured = subprocess.run([sys.executable, "-m", "bench.verify_cost", export, "--key", key_path] + flags,
+                                  cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+        parts = json.loads(measured.stdout.strip().splitlines()[-1])
+        if rep == 0:
+            split = parts
+        runs.append({"verify_s": round(end_to_end, 4), "parse_s": parts["parse_s"],
+                     "ratio": round(end_to_end / parts["parse_s"], 2)})
+    out = {"records": lines - 1, "bytes": os.path.getsize(export), "export_s": round(export_s, 2), "runs": runs,
+           "exit_code": done.returncode, "verdict": done.stdout.splitlines()[0].split()[0] if done.stdout else "",
+           "ratio_runs": [r["ratio"] for r in runs], "ratio": median([r["ratio"] for r in runs]),
+           "import_s": split["import_s"], "verify_in_process_s": split["verify_s"]}
+    for key in ("verify_s", "parse_s"):
+        out[key] = round(median([r[key] for r in runs]), 4)
+    out["ratio_in_process"] = round(split["verify_s"] / out["parse_s"], 2)
+    out["events_per_s"] = round(out["records"] / out["verify_s"], 1)
+    if "top" in split:
+        out["profile_top"] = split["top"]
+        out["top_cumulative"] = split.get("top_cumulative", [])
+    log(f"  verify {out['records']:,} records: {out['verdict']} (exit {out['exit_code']}), {out['verify_s']} s end to end "
+        f"(import {out['import_s']} s, in-process {out['verify_in_process_s']} s), json.loads {out['parse_s']} s, "
+        f"ratio {out['ratio_runs']}")
+    return out
+
+
+# ----- 5. snapshot size per ruleset -------------------------------------------------------------
+
+def snapshot_sizes(database_url: str, tmp: str, cfg: dict) -> dict:
+    """Every ruleset grown to the last mark `reps` times (different seeds); the encoded snapshot at each mark."""
+    marks = tuple(cfg["snapshot_marks"])
+    out: dict = {"marks": list(marks), "rulesets": {}}
+    app = service_app(database_url, os.path.join(tmp, "data"))
+    try:
+        with Measured(out):
+            for ruleset in LONG_CONFIGS:
+                runs = [snapshot_growth(database_url, os.path.join(tmp, "data"), ruleset, seed, marks, app=app)
+                        for seed in range(1, cfg["reps"] + 1)]
+                low, high = str(marks[0]), str(marks[-1])
+                ratios = [round(r["marks"][high]["encoded_bytes"] / r["marks"][low]["encoded_bytes"], 3) for r in runs]
+                out["rulesets"][ruleset] = {
+                    "runs": runs, "ratio_runs": ratios, "ratio": median(ratios),
+                    "low_bytes": median([r["marks"][low]["encoded_bytes"] for r in runs]),
+                    "high_bytes": median([r["marks"][high]["encoded_bytes"] for r in runs]),
+                    "matches": median([r["matches"] for r in runs]),
+                    "longest_match": max(r["longest_match"] for r in runs),
+                    "largest_bytes": max(r["largest_encoded_bytes"] for r in runs)}
+                log(f"  snapshot {ruleset}: {out['rulesets'][ruleset]['low_bytes']:,.0f} -> "
+                    f"{out['rulesets'][ruleset]['high_bytes']:,.0f} bytes, ratio {ratios}, "
+                    f"{sum(r['seconds'] for r in runs):.0f} s")
+    finally:
+        app.close()
+    return out
+
+
+# ----- 6. scale -------------------------------------------------------------------------------
 
 def store_counts(backend: str, url: str) -> dict:
     if backend == "sqlite":
@@ -282,9 +510,13 @@ def run_backend(backend: str, cfg: dict) -> dict:
         result["scale"] = store_counts(backend, url)
         result["scale"]["concurrent_matches"] = cfg["bots"]
         log(f"  scale: {result['scale']}")
+        result["human"] = human_pace(backend, url, tmp, cfg)
         with serve("gambit", url, os.path.join(tmp, "data")) as base:
             result["long"] = long_match(base, url, tmp, cfg)
+        result["verify"] = result["long"].pop("verify")
         result["scale_after_long"] = store_counts(backend, url)
+        log("  snapshot size per ruleset")
+        result["snapshots"] = snapshot_sizes(url, tmp, cfg)
         ceilings = {}
         with store_url(backend, tmp) as ceiling_url:
             ceiling_url = ceiling_url.replace("gambit.sqlite3", "ceiling.sqlite3")
@@ -298,14 +530,18 @@ def run_backend(backend: str, cfg: dict) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.run")
     parser.add_argument("--quick", action="store_true",
-                        help="one short repetition of everything (< 2 minutes); prints the table, leaves docs/ alone")
+                        help="one short repetition of everything; prints the table (verdicts 'indicative'), "
+                             "leaves docs/ alone")
     parser.add_argument("--label", default=None, help="results name (default: quick or full)")
     parser.add_argument("--backends", default="sqlite,postgres")
     parser.add_argument("--no-report", action="store_true", help="write only bench/results/<label>.json")
+    parser.add_argument("--optimize-variant", action="store_true",
+                        help="also measure the service under python -O in the throughput runs")
     args = parser.parse_args(argv)
     # A SIGTERM unwinds like an exception, so every server this run started is stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     cfg = dict(QUICK if args.quick else FULL)
+    cfg["optimize_variant"] = cfg["optimize_variant"] or args.optimize_variant
     label = args.label or ("quick" if args.quick else "full")
     started = time.time()
     results = {"label": label, "quick": args.quick, "config": {k: list(v) if isinstance(v, tuple) else v

@@ -46,10 +46,17 @@ def create_tables(kind: str, database_url: str, data_dir: str) -> None:
 
         build_gambit(Settings(database_url=database_url, data_dir=data_dir)).close()
     else:
-        from bench.baseline_app import Store
-        from domain.application import storage_env
+        from bench.baseline_app import open_store
 
-        Store(env=storage_env(database_url)).close()
+        open_store(database_url, kind == "baseline-snap").close()
+
+
+def gunicorn_settings() -> dict:
+    """The settings both servers run with (deploy/gunicorn.conf.py under this environment)."""
+    import runpy
+
+    conf = runpy.run_path(os.path.join(ROOT, "deploy", "gunicorn.conf.py"))
+    return {key: conf.get(key) for key in ("worker_class", "workers", "threads", "worker_connections", "keepalive")}
 
 
 def _stop(process: subprocess.Popen) -> None:
@@ -65,7 +72,8 @@ def _stop(process: subprocess.Popen) -> None:
 @contextmanager
 def serve(kind: str, database_url: str, data_dir: str, optimize: bool = False,
           workers: int | None = None) -> Iterator[str]:
-    """Run `gambit serve` (kind "gambit") or the baseline (kind "baseline"); yields the base URL.
+    """Run `gambit serve` (kind "gambit"), the baseline (kind "baseline") or the baseline with
+    snapshots (kind "baseline-snap"); yields the base URL.
 
     Both use deploy/gunicorn.conf.py as deployed; the access log goes to a file in data_dir
     for both. `optimize` runs the workers with PYTHONOPTIMIZE=1 (`python -O`).
@@ -81,6 +89,7 @@ def serve(kind: str, database_url: str, data_dir: str, optimize: bool = False,
     # The bench creates hundreds of matches from that one address too.
     env.setdefault("GAMBIT_MATCH_CREATION_LIMIT", "0")
     env.pop("PYTHONOPTIMIZE", None)
+    env["BENCH_BASELINE_SNAPSHOTS"] = "1" if kind == "baseline-snap" else "0"
     if optimize:
         env["PYTHONOPTIMIZE"] = "1"
     module = "service.cli" if kind == "gambit" else "bench.baseline_app"

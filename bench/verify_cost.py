@@ -1,0 +1,85 @@
+"""Where the time of `gambit verify` goes: `python -m bench.verify_cost EXPORT [--key KEY] [--profile]`.
+
+Run in a fresh process (as `gambit verify` is), it prints one JSON object:
+- `import_s`: importing `service.cli`, which `gambit verify` imports before anything else;
+- `verify_s`: `service.verify_cli.run_verify` on the export, in this process (report to /dev/null);
+- `parse_s`: reading the same file and `json.loads` of each of its lines (the yardstick of the
+  verify ratio);
+- with `--profile`, `top`: the functions with most own time in a profiled verify (cProfile).
+`--parse-only` prints `parse_s` alone.
+The rest of an end-to-end `gambit verify` (timed by bench/run.py) is the interpreter's start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import time
+
+
+def parse_lines(path: str) -> tuple[float, int]:
+    """Seconds to read the file and json.loads every line; and the number of lines."""
+    started = time.perf_counter()
+    count = 0
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            json.loads(line)
+            count += 1
+    return time.perf_counter() - started, count
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.verify_cost")
+    parser.add_argument("export")
+    parser.add_argument("--key", default=None)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--parse-only", action="store_true", help="only `parse_s` (and `lines`)")
+    args = parser.parse_args(argv)
+    if args.parse_only:
+        parse_s, lines = parse_lines(args.export)
+        print(json.dumps({"parse_s": round(parse_s, 4), "lines": lines}))
+        return 0
+    started = time.perf_counter()
+    import service.cli  # noqa: F401  (what `gambit verify` imports first)
+    from service.verify_cli import run_verify
+
+    import_s = time.perf_counter() - started
+    with open(os.devnull, "w") as sink:
+        started = time.perf_counter()
+        code = run_verify(args.export, args.key, False, out=sink, err=sink)
+        verify_s = time.perf_counter() - started
+        parse_s, lines = parse_lines(args.export)
+        out = {"import_s": round(import_s, 4), "verify_s": round(verify_s, 4), "parse_s": round(parse_s, 4),
+               "lines": lines, "exit_code": code}
+        if args.profile:
+            import cProfile
+            import pstats
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+            run_verify(args.export, args.key, False, out=sink, err=sink)
+            profiler.disable()
+            stats = pstats.Stats(profiler, stream=io.StringIO())
+            total = sum(row[2] for row in stats.stats.values()) or 1.0
+            root = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+            def name(f) -> str:
+                path = re.sub(r".*?/lib/python3\.\d+/(site-packages/)?", "", f[0].replace(root, ""))
+                return f"{path}:{f[1]}({f[2]})"
+
+            own = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:8]
+            out["top"] = [{"function": name(f), "own_share": round(r[2] / total, 3), "calls": r[1]} for f, r in own]
+            # The service's own functions by cumulative time: which steps of the verification cost.
+            mine = [(f, r) for f, r in stats.stats.items() if f[0].startswith(root) and "bench" not in f[0]]
+            cumulative = sorted(mine, key=lambda kv: -kv[1][3])[:10]
+            out["top_cumulative"] = [{"function": name(f), "share": round(r[3] / total, 3), "calls": r[1]}
+                                     for f, r in cumulative]
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
