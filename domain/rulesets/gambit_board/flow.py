@@ -47,6 +47,16 @@ def check_own_piece(state: dict, seat: str, piece: str) -> None:
         raise RuleViolation("piece_lost", f"{piece} has been lost")
 
 
+def check_opposing_piece(state: dict, seat: str, target: str) -> None:
+    """The target exists, belongs to the other seat and is still on the board (detect, Magician)."""
+    if not isinstance(target, str) or target not in state["powers"]:
+        raise RuleViolation("unknown_piece", f"{target!r} is not a piece")
+    if seat_of(target) == seat:
+        raise RuleViolation("not_opposing_piece", f"{target} is your own piece")
+    if target in state["lost"][seat_of(target)]:
+        raise RuleViolation("piece_lost", f"{target} has been lost")
+
+
 def on_board(state: dict, seat: str) -> list[str]:
     """A seat's pieces not yet lost."""
     return [p for p in pieces_of(seat) if p not in state["lost"][seat]]

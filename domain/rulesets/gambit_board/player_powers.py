@@ -31,8 +31,8 @@ from domain.ruleset import Event, RuleViolation, chance_event
 
 from .board import locate
 from .commitments import owe, owed_after_swap, owed_after_transfer
-from .flow import (SEATS, advance, captured_enough, check_own_piece, end_turn, opponent, seat_of, start_turn,
-                   winner)
+from .flow import (SEATS, advance, captured_enough, check_opposing_piece, check_own_piece, end_turn, opponent,
+                   start_turn, winner)
 from .powers import DIE_SIDES, PLAYER_POWERS, POWER_TYPES, SENSEI, TYPES, check_named_powers, held, no_powers, \
     player_power_face
 
@@ -103,12 +103,7 @@ def check_magician(state: dict, seat: str, piece: str, target: str) -> None:
     check_player_power(state, seat, MAGICIAN)
     check_whole_turn(state)
     check_own_piece(state, seat, piece)
-    if not isinstance(target, str) or target not in state["powers"]:
-        raise RuleViolation("unknown_piece", f"{target!r} is not a piece")
-    if seat_of(target) == seat:
-        raise RuleViolation("not_opposing_piece", f"{target} is your own piece")
-    if target in state["lost"][seat_of(target)]:
-        raise RuleViolation("piece_lost", f"{target} has been lost")
+    check_opposing_piece(state, seat, target)
     if not _on_top(state, piece):
         raise RuleViolation("piece_is_sat_on", f"{piece} has a piece on top of it")
     if not _on_top(state, target):

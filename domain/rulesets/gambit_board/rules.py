@@ -24,8 +24,8 @@ from .commitments import piece_slots, record_owed_slots
 from .config import Config
 from .events import (MATCH_WON, acceptance, board_public, detection, first_seat_public, loss_public, moved_public,
                      reassign_public, reassigned, reassignment_roll_public, rolled_dice, won_public)
-from .flow import (SEATS, check_own_piece, current_step, effect_of, match_over, pieces_of, seat_of, waiting_for,
-                   winner)
+from .flow import (SEATS, check_opposing_piece, check_own_piece, current_step, effect_of, match_over, pieces_of,
+                   waiting_for, winner)
 from .player_powers import (check_decline, check_magician, check_player_power_choice, check_sensei, check_whole_turn,
                             check_witch_doctor, juggernaut_holder, juggernaut_public, magician_public,
                             record_owed_earnings, sensei_public, witch_doctor_public, witch_doctor_swap)
@@ -158,12 +158,7 @@ def check_detect(state: dict, seat: str, piece: str, target: str) -> None:
     """Detect: your piece (sat on or not: detecting is not moving), an opposing piece in the 8 squares around it."""
     check_whole_turn(state)
     check_own_piece(state, seat, piece)
-    if not isinstance(target, str) or target not in state["powers"]:
-        raise RuleViolation("unknown_piece", f"{target!r} is not a piece")
-    if seat_of(target) == seat:
-        raise RuleViolation("not_opposing_piece", f"{target} is your own piece")
-    if target in state["lost"][seat_of(target)]:
-        raise RuleViolation("piece_lost", f"{target} has been lost")
+    check_opposing_piece(state, seat, target)
     where = locate(state["board"])
     if where[target][0] not in neighbours(where[piece][0]):
         raise RuleViolation("not_adjacent", f"{target} is not in the 8 squares around {piece}")
