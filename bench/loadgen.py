@@ -105,19 +105,26 @@ class Bot(threading.Thread):
         self.matches_started += 1
         seat = "p1"
         while time.perf_counter() < self.stop_at:
+            after = self.play_turn(mid, tokens, seat)
+            if after is None:
+                self.matches_finished += 1
+                return
+            seat = after
+
+    def play_turn(self, mid: str, tokens: dict[str, str], seat: str) -> str | None:
+        """One turn of a 2-seat gambitz match: the seat to act next, or None once the match has ended."""
+        status, legal = self.call("legal", "GET", f"/matches/{mid}/legal-commands", token=tokens[seat])
+        commands = legal.get("commands") if status == 200 else None
+        if not commands:
+            seat = "p2" if seat == "p1" else "p1"
             status, legal = self.call("legal", "GET", f"/matches/{mid}/legal-commands", token=tokens[seat])
             commands = legal.get("commands") if status == 200 else None
             if not commands:
-                seat = "p2" if seat == "p1" else "p1"
-                status, legal = self.call("legal", "GET", f"/matches/{mid}/legal-commands", token=tokens[seat])
-                commands = legal.get("commands") if status == 200 else None
-                if not commands:
-                    self.matches_finished += 1
-                    return
-            status, _ = self.call("command", "POST", f"/matches/{mid}/commands", self.rng.choice(commands),
-                                  token=tokens[seat])
-            if status == 201:
-                seat = "p2" if seat == "p1" else "p1"  # gambitz alternates (a redraw costs one more read)
+                return None
+        status, _ = self.call("command", "POST", f"/matches/{mid}/commands", self.rng.choice(commands),
+                              token=tokens[seat])
+        # gambitz alternates (a redraw costs one more read)
+        return ("p2" if seat == "p1" else "p1") if status == 201 else seat
 
     def play_baseline(self) -> None:
         status, created = self.call("create", "POST", "/aggregates", {})
@@ -186,20 +193,12 @@ class HumanBot(Bot):
 
     def turn(self) -> None:
         mid, tokens = self.match
-        seat = self.seat
-        status, legal = self.call("legal", "GET", f"/matches/{mid}/legal-commands", token=tokens[seat])
-        commands = legal.get("commands") if status == 200 else None
-        if not commands:
-            seat = "p2" if seat == "p1" else "p1"
-            status, legal = self.call("legal", "GET", f"/matches/{mid}/legal-commands", token=tokens[seat])
-            commands = legal.get("commands") if status == 200 else None
-            if not commands:
-                self.matches_finished += 1
-                self.match = None
-                return
-        status, _ = self.call("command", "POST", f"/matches/{mid}/commands", self.rng.choice(commands),
-                              token=tokens[seat])
-        self.seat = ("p2" if seat == "p1" else "p1") if status == 201 else seat
+        seat = self.play_turn(mid, tokens, self.seat)
+        if seat is None:
+            self.matches_finished += 1
+            self.match = None
+        else:
+            self.seat = seat
 
 
 def percentile(values: list[float], q: float) -> float | None:
