@@ -10,7 +10,8 @@ import hashlib
 import hmac
 import os
 import secrets
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 from uuid import UUID, uuid4
 
@@ -18,15 +19,25 @@ from eventsourcing.application import AggregateNotFoundError, Application, Repos
 from eventsourcing.persistence import EventStore, IntegrityError
 
 from domain import rulesets
-from domain.errors import (ConcurrentWrite, IdempotencyKeyReused, IntegrityAlert, InvalidConfig, InvalidJoinOptions,
-                           MatchNotFound, SeatUnavailable, TournamentNotFound, UnknownRuleset, UnknownTournament,
-                           VersionMismatch)
+from domain.errors import (
+    ConcurrentWrite,
+    IdempotencyKeyReused,
+    IntegrityAlert,
+    InvalidConfig,
+    InvalidJoinOptions,
+    MatchNotFound,
+    SeatUnavailable,
+    TournamentNotFound,
+    UnknownRuleset,
+    UnknownTournament,
+    VersionMismatch,
+)
 from domain.integrity import CheckedRepository, ReceiptSigner, SealedRecorder
 from domain.match import Match, project_match
 from domain.records import canonical, sha256_hex
+from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
 from domain.store_guard import one_process_at_a_time, protect_events
 from domain.tournament import Tournament
-from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
 
 SNAPSHOT_INTERVAL = 50
 UPDATE_ATTEMPTS = 8
@@ -36,7 +47,7 @@ def storage_env(database_url: str) -> dict[str, str]:
     """The eventsourcing persistence settings for a database URL."""
     parsed = urlparse(database_url)
     if parsed.scheme == "sqlite":
-        path = database_url[len("sqlite:///"):] if database_url.startswith("sqlite:///") else parsed.path
+        path = database_url[len("sqlite:///") :] if database_url.startswith("sqlite:///") else parsed.path
         if path in ("", ":memory:"):
             return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": ":memory:"}
         directory = os.path.dirname(os.path.abspath(path))
@@ -88,9 +99,15 @@ class MatchApp(Application):
     snapshotting_intervals = {Match: SNAPSHOT_INTERVAL, Tournament: SNAPSHOT_INTERVAL}
     snapshotting_projectors = {Match: project_match}
 
-    def __init__(self, env: dict | None = None, *, signer: ReceiptSigner | None = None, seal_key: bytes | None = None,
-                 on_integrity_problem: Callable[[str, str], None] | None = None,
-                 max_disputes_per_filer: int | None = None) -> None:
+    def __init__(
+        self,
+        env: dict | None = None,
+        *,
+        signer: ReceiptSigner | None = None,
+        seal_key: bytes | None = None,
+        on_integrity_problem: Callable[[str, str], None] | None = None,
+        max_disputes_per_filer: int | None = None,
+    ) -> None:
         """`signer` signs a receipt into every write and checks the receipts the store holds (the
         service always gives one); `seal_key` seals snapshots (a random key, when none is given,
         means snapshots of other processes are ignored); `on_integrity_problem(match_id, problem)`
@@ -143,14 +160,22 @@ class MatchApp(Application):
             except TournamentNotFound:
                 raise UnknownTournament(f"no tournament {tournament_id!r}") from None
         server_seed = secrets.token_bytes(32)
-        match = Match.open(uuid4(), ruleset_id, config_to_dict(parsed), tournament_id, server_seed,
-                           hashlib.sha256(server_seed).hexdigest(), list(ruleset.seat_names(parsed)))
+        match = Match.open(
+            uuid4(),
+            ruleset_id,
+            config_to_dict(parsed),
+            tournament_id,
+            server_seed,
+            hashlib.sha256(server_seed).hexdigest(),
+            list(ruleset.seat_names(parsed)),
+        )
         self._acknowledge(match)
         self.save(match)
         return match
 
-    def join(self, match_id: str, name: str, seat: str | None = None, client_seed: str = "",
-             options: dict | None = None) -> tuple[str, str, Match]:
+    def join(
+        self, match_id: str, name: str, seat: str | None = None, client_seed: str = "", options: dict | None = None
+    ) -> tuple[str, str, Match]:
         """Take a seat (the requested one, or the first free); returns seat, bearer token, match."""
         token = secrets.token_urlsafe(32)
 
@@ -169,19 +194,21 @@ class MatchApp(Application):
         chosen, match = self._update(match_id, take_seat)
         return chosen, token, match
 
-    def file_dispute(self, match_id: str, call_version: int, reason: str,
-                     filed_by: str) -> tuple[int, int, int, Match]:
+    def file_dispute(self, match_id: str, call_version: int, reason: str, filed_by: str) -> tuple[int, int, int, Match]:
         """Record a dispute against a bluff call; returns its number, the versions written (first, last), the match."""
         cap = self.max_disputes_per_filer
-        number, first, match = self._write(match_id,
-                                           lambda match: match.file_dispute(call_version, reason, filed_by, cap))
+        number, first, match = self._write(
+            match_id, lambda match: match.file_dispute(call_version, reason, filed_by, cap)
+        )
         return number, first, match.version, match
 
-    def rule_dispute(self, match_id: str, number: int, decision: str, note: str,
-                     amended_outcome: dict | None) -> tuple[int, int, Match]:
+    def rule_dispute(
+        self, match_id: str, number: int, decision: str, note: str, amended_outcome: dict | None
+    ) -> tuple[int, int, Match]:
         """Record the organizer's ruling on a dispute (and an amended outcome, if any); returns first, last, match."""
-        _, first, match = self._write(match_id,
-                                      lambda match: match.rule_dispute(number, decision, note, amended_outcome))
+        _, first, match = self._write(
+            match_id, lambda match: match.rule_dispute(number, decision, note, amended_outcome)
+        )
         return first, match.version, match
 
     def _update(self, match_id: str, change: Callable[[Match], Any]) -> tuple[Any, Match]:
@@ -231,8 +258,9 @@ class MatchApp(Application):
         """Whether a bearer token is this tournament's organizer key (constant-time)."""
         return hmac.compare_digest(token_hash(key), tournament.organizer_key_hash)
 
-    def record_secret_read(self, tournament_id: str, organizer: str, match_id: str, resource: str,
-                           match_version: int) -> None:
+    def record_secret_read(
+        self, tournament_id: str, organizer: str, match_id: str, resource: str, match_version: int
+    ) -> None:
         """Add an entry to the tournament's access trail (retried on a concurrent write)."""
         for _ in range(UPDATE_ATTEMPTS):
             tournament = self.tournament(tournament_id)
@@ -252,8 +280,15 @@ class MatchApp(Application):
         events = self.repository.event_store.get(tournament.id, gt=after + 1, limit=limit)
         return [e for e in events if isinstance(e, Tournament.SecretsRead)]
 
-    def act(self, match_id: str, seat: str, command: Command, expected_version: int | None = None,
-            idempotency_key: str | None = None, loaded: Match | None = None) -> tuple[int, int, Match]:
+    def act(
+        self,
+        match_id: str,
+        seat: str,
+        command: Command,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        loaded: Match | None = None,
+    ) -> tuple[int, int, Match]:
         """Run one command; returns the first and last versions it recorded and the match.
 
         A repeated Idempotency-Key returns the versions the first attempt recorded. `loaded` is
@@ -266,11 +301,16 @@ class MatchApp(Application):
             if earlier is not None:
                 return earlier[0], earlier[1], match
         if expected_version is not None and expected_version != match.version:
-            raise VersionMismatch(f"the match is at version {match.version}, not {expected_version}",
-                                  current_version=match.version)
+            raise VersionMismatch(
+                f"the match is at version {match.version}, not {expected_version}", current_version=match.version
+            )
         if match.status != "active":
-            raise RuleViolation("match_not_active", f"the match is {match.status}; commands are taken while it is active")
-        idempotency = None if idempotency_key is None else {"seat": seat, "key": idempotency_key, "fingerprint": fingerprint}
+            raise RuleViolation(
+                "match_not_active", f"the match is {match.status}; commands are taken while it is active"
+            )
+        idempotency = (
+            None if idempotency_key is None else {"seat": seat, "key": idempotency_key, "fingerprint": fingerprint}
+        )
         self._refuse_if_tampered(match)
         first, last = match.act(seat, command, idempotency, evidence=lambda v: self._evidence(match.id, v))
         self._acknowledge(match)
@@ -319,8 +359,11 @@ class MatchApp(Application):
         """Never extend (and so never sign) a history this service did not write."""
         problem = self.integrity_problem(match)
         if problem is not None:
-            raise IntegrityAlert(f"match {match.match_id} fails its integrity checks: {problem}; "
-                                 "no write is taken until an operator has looked", problem=problem)
+            raise IntegrityAlert(
+                f"match {match.match_id} fails its integrity checks: {problem}; "
+                "no write is taken until an operator has looked",
+                problem=problem,
+            )
 
     @staticmethod
     def _join_options(match: Match, seat: str, options: dict | None) -> dict:

@@ -38,7 +38,9 @@ def derive_draw(server_seed: bytes, match_id: str, client_seeds: list[str], purp
     limit = _SPAN - (_SPAN % n)
     counter = 0
     while True:
-        message = canonical({"match": match_id, "client_seeds": list(client_seeds), "purpose": purpose, "counter": counter})
+        message = canonical(
+            {"match": match_id, "client_seeds": list(client_seeds), "purpose": purpose, "counter": counter}
+        )
         x = int.from_bytes(hmac.new(server_seed, message, hashlib.sha256).digest()[:8], "big")
         if x < limit:
             return x % n
@@ -62,8 +64,9 @@ class Chance:
     twice in one scope is a programming error.
     """
 
-    def __init__(self, server_seed: bytes, match_id: str, client_seeds: list[str], scope: str = "",
-                 version: int | None = None) -> None:
+    def __init__(
+        self, server_seed: bytes, match_id: str, client_seeds: list[str], scope: str = "", version: int | None = None
+    ) -> None:
         self._seed = server_seed
         self._match_id = match_id
         self._client_seeds = list(client_seeds)
@@ -87,7 +90,9 @@ class Chance:
     def permutation(self, purpose: str, n: int) -> Drawn:
         """A uniform permutation of range(n) (a shuffle)."""
         full = self._purpose(purpose)
-        return Drawn("permutation", full, n, derive_permutation(self._seed, self._match_id, self._client_seeds, full, n))
+        return Drawn(
+            "permutation", full, n, derive_permutation(self._seed, self._match_id, self._client_seeds, full, n)
+        )
 
     def roll(self, purpose: str, sides: int) -> Drawn:
         """A die roll in [1, sides]."""

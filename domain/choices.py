@@ -36,8 +36,9 @@ import math
 import random
 import string
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 # The characters random text is drawn from: letters and digits, a space, and a non-ASCII letter so
 # a client's length count in code points is exercised too.
@@ -45,6 +46,7 @@ _TEXT_ALPHABET = string.ascii_letters + string.digits + " é"
 
 
 # ----- building domains -------------------------------------------------------------------------
+
 
 def one_of(values) -> dict:
     """The domain of a field that takes one of `values` (None: the field is left out)."""
@@ -82,6 +84,7 @@ def pair_part(keys, values) -> dict:
 
 
 # ----- the choice -------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Choice:
@@ -167,6 +170,7 @@ def random_legal_command(ruleset: Any, state: dict, seat: str, rng: random.Rando
 
 # ----- forming and checking bodies (JSON in, JSON out) ------------------------------------------
 
+
 def random_body(choice: dict, rng: random.Random) -> dict:
     """A body formed from a choice's JSON form, every free field drawn at random from its domain."""
     body = {"type": choice["type"], **choice["fixed"]}
@@ -231,8 +235,9 @@ def _random_value(domain: dict, rng: random.Random) -> Any:
 def _random_pairs(domain: dict, rng: random.Random) -> dict:
     entries: list[tuple[str, Any]] = []
     for part in domain["pairs"]:
-        keys, values = (_random_value(side, rng) if isinstance(side, dict) else side
-                        for side in (part["keys"], part["values"]))
+        keys, values = (
+            _random_value(side, rng) if isinstance(side, dict) else side for side in (part["keys"], part["values"])
+        )
         entries += list(zip(keys, values))
     if not domain["lists"]:
         return dict(entries)
@@ -261,10 +266,13 @@ def _checker(domain: dict) -> Callable[[Any], bool]:
                 return False
             members = [_canon(v) for v in value]
             return len(set(members)) == len(members) and all(m in pool for m in members)
+
         return distinct_members
     if "union_of" in domain:
-        return functools.partial(_admits_union, [({_canon(v) for v in part["subset_of"]}, part["min"], part["max"])
-                                                 for part in domain["union_of"]])
+        return functools.partial(
+            _admits_union,
+            [({_canon(v) for v in part["subset_of"]}, part["min"], part["max"]) for part in domain["union_of"]],
+        )
     if "text" in domain:
         low, high = domain["text"]["min_length"], domain["text"]["max_length"]
         return lambda value: isinstance(value, str) and low <= len(value) <= high
@@ -400,6 +408,17 @@ def command_value(value: Any) -> Any:
 
 
 __all__ = [
-    "Choice", "admits_body", "collapse", "command_from_body", "one_of", "pair_part", "pairs", "random_body",
-    "random_legal_command", "sequence_of", "subset_of", "text", "union_of",
+    "Choice",
+    "admits_body",
+    "collapse",
+    "command_from_body",
+    "one_of",
+    "pair_part",
+    "pairs",
+    "random_body",
+    "random_legal_command",
+    "sequence_of",
+    "subset_of",
+    "text",
+    "union_of",
 ]

@@ -12,7 +12,8 @@ that decide without a match.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from domain.ruleset import Event, State
 
@@ -34,8 +35,13 @@ class Decision:
     `decide` catches it and returns `events`.
     """
 
-    def __init__(self, state: State, chance: Any, evolve: Callable[[State, Event], State],
-                 ended: Callable[[State], bool] | None = None) -> None:
+    def __init__(
+        self,
+        state: State,
+        chance: Any,
+        evolve: Callable[[State, Event], State],
+        ended: Callable[[State], bool] | None = None,
+    ) -> None:
         self.state = fast_copy(state)
         self.chance = chance
         self.events: list[Event] = []
@@ -57,8 +63,15 @@ class Decision:
         self._purposes += 1
         return f"{name}-{self._purposes}"
 
-    def emit(self, kind: str, public: dict, secret: dict | None = None, audience: tuple[str, ...] | None = None,
-             opens: tuple[int, ...] = (), evidence: tuple[int, ...] = ()) -> int | None:
+    def emit(
+        self,
+        kind: str,
+        public: dict,
+        secret: dict | None = None,
+        audience: tuple[str, ...] | None = None,
+        opens: tuple[int, ...] = (),
+        evidence: tuple[int, ...] = (),
+    ) -> int | None:
         """Record an event of this decision and fold it; returns the version it will be recorded at."""
         audience = None if secret is None else tuple(audience or ())
         return self.add(Event(kind, public, secret, audience, tuple(opens), None, tuple(evidence)))
@@ -71,8 +84,9 @@ class Decision:
         """Fold an event (a JSON copy, so later folds never alias it) and keep it for the record."""
         version = self.next_version
         data = json.loads(json.dumps({"p": event.public, "s": event.secret}))
-        self._evolve(self.state, Event(event.kind, data["p"], data["s"], event.audience, event.opens, version,
-                                       event.evidence))
+        self._evolve(
+            self.state, Event(event.kind, data["p"], data["s"], event.audience, event.opens, version, event.evidence)
+        )
         self.events.append(event)
         if self._ended is not None and self._ended(self.state):
             raise GameEnded

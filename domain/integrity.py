@@ -21,8 +21,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+from collections.abc import Sequence
 from itertools import chain
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from eventsourcing.application import AggregateNotFoundError, Repository
 from eventsourcing.persistence import StoredEvent
@@ -68,12 +69,26 @@ class SealedRecorder:
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Any:
         """Write snapshots, each prefixed with its seal."""
-        sealed = [StoredEvent(e.originator_id, e.originator_version, e.topic,
-                              SEAL_PREFIX + _seal_of(self._key, e, e.state) + b":" + e.state) for e in stored_events]
+        sealed = [
+            StoredEvent(
+                e.originator_id,
+                e.originator_version,
+                e.topic,
+                SEAL_PREFIX + _seal_of(self._key, e, e.state) + b":" + e.state,
+            )
+            for e in stored_events
+        ]
         return self._recorder.insert_events(sealed, **kwargs)
 
-    def select_events(self, originator_id: Any, *, gt: int | None = None, lte: int | None = None, desc: bool = False,
-                      limit: int | None = None) -> list[StoredEvent]:
+    def select_events(
+        self,
+        originator_id: Any,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> list[StoredEvent]:
         """The snapshots whose seal holds; a broken seal is logged and the snapshot left out."""
         found = []
         for stored in self._recorder.select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit):
@@ -82,9 +97,12 @@ class SealedRecorder:
                 incident = (str(stored.originator_id), stored.originator_version)
                 if incident not in self._reported:  # once per snapshot and process: loud, not a flood
                     self._reported.add(incident)
-                    log.error("INTEGRITY: the snapshot of %s at version %s does not carry this service's seal "
-                              "(edited, or sealed before a signing-key rotation); ignoring it and replaying from "
-                              "the events", *incident)
+                    log.error(
+                        "INTEGRITY: the snapshot of %s at version %s does not carry this service's seal "
+                        "(edited, or sealed before a signing-key rotation); ignoring it and replaying from "
+                        "the events",
+                        *incident,
+                    )
                 continue
             found.append(StoredEvent(stored.originator_id, stored.originator_version, stored.topic, state))
         return found
@@ -94,7 +112,7 @@ class SealedRecorder:
         if not data.startswith(SEAL_PREFIX):
             return None
         seal_end = len(SEAL_PREFIX) + _SEAL_HEX
-        seal, state = data[len(SEAL_PREFIX):seal_end], data[seal_end + 1:]
+        seal, state = data[len(SEAL_PREFIX) : seal_end], data[seal_end + 1 :]
         if not hmac.compare_digest(seal, _seal_of(self._key, stored, state)):
             return None
         return state
@@ -117,8 +135,12 @@ class CheckedRepository(Repository):
                 events = list(self.event_store.get(originator_id=aggregate_id, gt=at - 1, lte=version))
                 if events and events[0].originator_version == at and _same_head(snapshot, events[0]):
                     return self._project(aggregate_id, version, projector_func, chain(snapshots, events[1:]))
-                log.error("INTEGRITY: the snapshot of %s at version %s disagrees with the stored event at that "
-                          "version; replaying from the events", aggregate_id, at)
+                log.error(
+                    "INTEGRITY: the snapshot of %s at version %s disagrees with the stored event at that "
+                    "version; replaying from the events",
+                    aggregate_id,
+                    at,
+                )
         events = self.event_store.get(originator_id=aggregate_id, lte=version)
         return self._project(aggregate_id, version, projector_func, events)
 

@@ -9,17 +9,18 @@ row that is later edited no longer matches its chain.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from contextvars import ContextVar
-from datetime import datetime, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
 from domain import rulesets
 from domain.chance import Chance
-from domain.records import chain_link, commitment, genesis, new_salt
 from domain.errors import DisputeRejected
+from domain.records import chain_link, commitment, genesis, new_salt
 from domain.ruleset import Command, Event, config_from_dict
 
 MATCH_CREATED = "MatchCreated"
@@ -54,7 +55,7 @@ def _json_copy(value: Any) -> Any:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Match(Aggregate):
@@ -92,8 +93,17 @@ class Match(Aggregate):
             """Fold this record into the match (runs again on every replay)."""
             aggregate._fold(self)
 
-    def __init__(self, kind: str, public: dict, secret: dict | None, salt: str | None, commitment: str | None,
-                 audience: list | None, chain: str, meta: dict) -> None:
+    def __init__(
+        self,
+        kind: str,
+        public: dict,
+        secret: dict | None,
+        salt: str | None,
+        commitment: str | None,
+        audience: list | None,
+        chain: str,
+        meta: dict,
+    ) -> None:
         self.ruleset_id: str = public["ruleset"]
         self.config: dict = _json_copy(public["config"])
         self.seat_order: list[str] = list(public["seats"])
@@ -117,19 +127,42 @@ class Match(Aggregate):
         self.receipt: dict | None = None
         self.integrity_problem: str | None = None
         if not _FOLDING_NEW_RECORD.get():
-            self._check_stored(chain, self.INITIAL_VERSION, kind, self.created_on.isoformat(), public, secret, salt,
-                               commitment, genesis(self.match_id))
+            self._check_stored(
+                chain,
+                self.INITIAL_VERSION,
+                kind,
+                self.created_on.isoformat(),
+                public,
+                secret,
+                salt,
+                commitment,
+                genesis(self.match_id),
+            )
             self._keep_receipt(meta.get("receipt"), self.INITIAL_VERSION, chain)
         ruleset = rulesets.get(self.ruleset_id)
         self.state = ruleset.initial_state(self.parsed_config, list(self.seat_order))
 
     # ----- creation -----------------------------------------------------------------------
     @classmethod
-    def open(cls, match_id: UUID, ruleset_id: str, config: dict, tournament_id: str | None, server_seed: bytes,
-             server_seed_commitment: str, seats: list[str]) -> Match:
+    def open(
+        cls,
+        match_id: UUID,
+        ruleset_id: str,
+        config: dict,
+        tournament_id: str | None,
+        server_seed: bytes,
+        server_seed_commitment: str,
+        seats: list[str],
+    ) -> Match:
         """Create a match: the MatchCreated record commits to the server seed."""
-        public = {"match_id": str(match_id), "ruleset": ruleset_id, "config": _json_copy(config), "seats": list(seats),
-                  "tournament_id": tournament_id, "server_seed_commitment": server_seed_commitment}
+        public = {
+            "match_id": str(match_id),
+            "ruleset": ruleset_id,
+            "config": _json_copy(config),
+            "seats": list(seats),
+            "tournament_id": tournament_id,
+            "server_seed_commitment": server_seed_commitment,
+        }
         secret = {"server_seed": server_seed.hex()}
         salt = new_salt()
         commit = commitment(secret, salt)
@@ -137,8 +170,19 @@ class Match(Aggregate):
         chain = chain_link(genesis(str(match_id)), cls.INITIAL_VERSION, MATCH_CREATED, ts.isoformat(), public, commit)
         token = _FOLDING_NEW_RECORD.set(True)
         try:
-            return cls._create(cls.Created, id=match_id, timestamp=ts, kind=MATCH_CREATED, public=public,
-                               secret=secret, salt=salt, commitment=commit, audience=[], chain=chain, meta={})
+            return cls._create(
+                cls.Created,
+                id=match_id,
+                timestamp=ts,
+                kind=MATCH_CREATED,
+                public=public,
+                secret=secret,
+                salt=salt,
+                commitment=commit,
+                audience=[],
+                chain=chain,
+                meta={},
+            )
         finally:
             _FOLDING_NEW_RECORD.reset(token)
 
@@ -164,8 +208,13 @@ class Match(Aggregate):
 
     def chance(self) -> Chance:
         """The chance source for the records about to be written (purposes scoped by version)."""
-        return Chance(bytes.fromhex(self.server_seed), self.match_id, self.client_seeds(), scope=f"v{self.version + 1}",
-                      version=self.version + 1)
+        return Chance(
+            bytes.fromhex(self.server_seed),
+            self.match_id,
+            self.client_seeds(),
+            scope=f"v{self.version + 1}",
+            version=self.version + 1,
+        )
 
     def to_act(self) -> list[str]:
         """Seats the match is waiting for (none unless active)."""
@@ -198,8 +247,10 @@ class Match(Aggregate):
         Join options (a deck list) stay server-side in `meta`; the ruleset's setup records
         what of them the game needs, with the secrecy the game gives them.
         """
-        self._record(Event(SEAT_JOINED, {"seat": seat, "name": name, "client_seed": client_seed}),
-                     meta={"token_hash": token_hash, "options": _json_copy(options or {})})
+        self._record(
+            Event(SEAT_JOINED, {"seat": seat, "name": name, "client_seed": client_seed}),
+            meta={"token_hash": token_hash, "options": _json_copy(options or {})},
+        )
         if self.status == "active":
             seat_options = {s: _json_copy(self.seats[s].get("options", {})) for s in self.seat_order}
             events = self.ruleset.setup(self.parsed_config, list(self.seat_order), self.chance(), seat_options)
@@ -207,8 +258,13 @@ class Match(Aggregate):
                 self._record(event)
             self._finish_if_over()
 
-    def act(self, seat: str, command: Command, idempotency: dict | None = None,
-            evidence: Callable[[int], dict] | None = None) -> tuple[int, int]:
+    def act(
+        self,
+        seat: str,
+        command: Command,
+        idempotency: dict | None = None,
+        evidence: Callable[[int], dict] | None = None,
+    ) -> tuple[int, int]:
         """Decide a command and record its events; returns the first and last new versions.
 
         `evidence(version)` returns an earlier record's secret, salt and commitment; it is
@@ -217,8 +273,9 @@ class Match(Aggregate):
         first = self.version + 1
         events = self.ruleset.decide(self.state, seat, command, self.chance())
         for event in events:
-            self._record(event, meta={"command": idempotency} if idempotency else {},
-                         evidence=self._with_pending(evidence))
+            self._record(
+                event, meta={"command": idempotency} if idempotency else {}, evidence=self._with_pending(evidence)
+            )
         self._finish_if_over()
         return first, self.version
 
@@ -229,15 +286,27 @@ class Match(Aggregate):
         match's record (and the organizer's queue) without bound.
         """
         if limit is not None and sum(1 for d in self.disputes.values() if d["filed_by"] == filed_by) >= limit:
-            raise DisputeRejected("dispute_limit_reached", f"{filed_by} has filed the {limit} disputes a filer may file")
+            raise DisputeRejected(
+                "dispute_limit_reached", f"{filed_by} has filed the {limit} disputes a filer may file"
+            )
         ruling = self.call_versions.get(str(call_version))
         if ruling is None and call_version in self.call_versions.values():
             ruling = call_version  # named by its ruling record
         if ruling is None:
             raise DisputeRejected("unknown_call", f"version {call_version} is not a bluff call of this match")
         number = len(self.disputes) + 1
-        self._record(Event(DISPUTE_FILED, {"dispute": number, "call_version": call_version, "ruling_version": ruling,
-                                           "reason": reason, "filed_by": filed_by}))
+        self._record(
+            Event(
+                DISPUTE_FILED,
+                {
+                    "dispute": number,
+                    "call_version": call_version,
+                    "ruling_version": ruling,
+                    "reason": reason,
+                    "filed_by": filed_by,
+                },
+            )
+        )
         return number
 
     def rule_dispute(self, number: int, decision: str, note: str, amended_outcome: dict | None) -> None:
@@ -253,12 +322,29 @@ class Match(Aggregate):
             raise DisputeRejected("match_not_finished", "an outcome can only be amended once the match has finished")
         if amended_outcome is not None:
             self._check_amended_outcome(amended_outcome)
-        self._record(Event(DISPUTE_RULED, {"dispute": number, "call_version": dispute["call_version"],
-                                           "decision": decision, "note": note,
-                                           "amends_outcome": amended_outcome is not None}))
+        self._record(
+            Event(
+                DISPUTE_RULED,
+                {
+                    "dispute": number,
+                    "call_version": dispute["call_version"],
+                    "decision": decision,
+                    "note": note,
+                    "amends_outcome": amended_outcome is not None,
+                },
+            )
+        )
         if amended_outcome is not None:
-            self._record(Event(OUTCOME_AMENDED, {"dispute": number, "outcome": _json_copy(amended_outcome),
-                                                 "previous_outcome": _json_copy(self.outcome)}))
+            self._record(
+                Event(
+                    OUTCOME_AMENDED,
+                    {
+                        "dispute": number,
+                        "outcome": _json_copy(amended_outcome),
+                        "previous_outcome": _json_copy(self.outcome),
+                    },
+                )
+            )
 
     def _check_amended_outcome(self, amended_outcome: dict) -> None:
         """An amended outcome names its winners as distinct seats of this match (standings count them)."""
@@ -267,8 +353,9 @@ class Match(Aggregate):
             raise DisputeRejected("invalid_amended_outcome", "amended_outcome.winners must be a list of seats")
         unknown = [w for w in winners if w not in self.seat_order]
         if unknown:
-            raise DisputeRejected("invalid_amended_outcome",
-                                  f"amended_outcome.winners names {unknown[0]!r}, not a seat of this match")
+            raise DisputeRejected(
+                "invalid_amended_outcome", f"amended_outcome.winners names {unknown[0]!r}, not a seat of this match"
+            )
         if len(set(winners)) != len(winners):
             raise DisputeRejected("invalid_amended_outcome", "amended_outcome.winners names a seat twice")
 
@@ -285,8 +372,18 @@ class Match(Aggregate):
         self.receipt = receipt
         return receipt
 
-    def _check_stored(self, chain: str, version: int, kind: str, timestamp: str, public: dict, secret: Any,
-                      salt: str | None, commit: str | None, previous: str) -> None:
+    def _check_stored(
+        self,
+        chain: str,
+        version: int,
+        kind: str,
+        timestamp: str,
+        public: dict,
+        secret: Any,
+        salt: str | None,
+        commit: str | None,
+        previous: str,
+    ) -> None:
         """Note the first stored record whose chain link or commitment does not hold."""
         if self.integrity_problem is not None:
             return
@@ -302,8 +399,12 @@ class Match(Aggregate):
         """Keep a stored receipt as the newest, if it is for this very record."""
         if receipt is None:
             return
-        if (not isinstance(receipt, dict) or receipt.get("version") != version or receipt.get("head") != chain
-                or receipt.get("match_id") != self.match_id):
+        if (
+            not isinstance(receipt, dict)
+            or receipt.get("version") != version
+            or receipt.get("head") != chain
+            or receipt.get("match_id") != self.match_id
+        ):
             if self.integrity_problem is None:
                 self.integrity_problem = f"version {version}: its receipt is not for this record"
             return
@@ -311,6 +412,7 @@ class Match(Aggregate):
 
     def _with_pending(self, evidence: Callable[[int], dict] | None) -> Callable[[int], dict] | None:
         """Evidence lookup that also finds records of this same command (not saved yet)."""
+
         def lookup(version: int) -> dict:
             for pending in self.pending_events:
                 if pending.originator_version == version:
@@ -318,6 +420,7 @@ class Match(Aggregate):
             if evidence is None:
                 raise ValueError(f"no evidence source for version {version}")
             return evidence(version)
+
         return lookup
 
     def _finish_if_over(self) -> None:
@@ -348,8 +451,18 @@ class Match(Aggregate):
         chain = chain_link(self.head, version, event.kind, ts.isoformat(), public, commit)
         token = _FOLDING_NEW_RECORD.set(True)
         try:
-            self.trigger_event(self.Recorded, timestamp=ts, kind=event.kind, public=public, secret=secret, salt=salt,
-                               commitment=commit, audience=audience, chain=chain, meta=_json_copy(meta or {}))
+            self.trigger_event(
+                self.Recorded,
+                timestamp=ts,
+                kind=event.kind,
+                public=public,
+                secret=secret,
+                salt=salt,
+                commitment=commit,
+                audience=audience,
+                chain=chain,
+                meta=_json_copy(meta or {}),
+            )
         finally:
             _FOLDING_NEW_RECORD.reset(token)
 
@@ -357,8 +470,17 @@ class Match(Aggregate):
     def _fold(self, record: Match.Recorded) -> None:
         version = record.originator_version
         if not _FOLDING_NEW_RECORD.get():
-            self._check_stored(record.chain, version, record.kind, record.timestamp.isoformat(), record.public,
-                               record.secret, record.salt, record.commitment, self.head)
+            self._check_stored(
+                record.chain,
+                version,
+                record.kind,
+                record.timestamp.isoformat(),
+                record.public,
+                record.secret,
+                record.salt,
+                record.commitment,
+                self.head,
+            )
             self._keep_receipt(record.meta.get("receipt"), version, record.chain)
         self.head = record.chain
         for opened in record.public.get(OPENS, ()):
@@ -367,9 +489,12 @@ class Match(Aggregate):
                 self.opened.setdefault(str(opened), version)
         if record.kind == SEAT_JOINED:
             self.seats[record.public["seat"]] = {
-                "name": record.public["name"], "client_seed": record.public["client_seed"],
-                "token_hash": record.meta.get("token_hash", ""), "joined_at": record.timestamp.isoformat(),
-                "options": record.meta.get("options", {})}
+                "name": record.public["name"],
+                "client_seed": record.public["client_seed"],
+                "token_hash": record.meta.get("token_hash", ""),
+                "joined_at": record.timestamp.isoformat(),
+                "options": record.meta.get("options", {}),
+            }
             if not self.free_seats():
                 self.status = "active"
         elif record.kind == MATCH_FINISHED:
@@ -377,20 +502,26 @@ class Match(Aggregate):
             self.outcome = _json_copy(record.public["outcome"])
         elif record.kind == DISPUTE_FILED:
             self.disputes[str(record.public["dispute"])] = {
-                "dispute": record.public["dispute"], "call_version": record.public["call_version"],
-                "reason": record.public["reason"], "filed_by": record.public["filed_by"], "status": "open",
-                "filed_version": version}
+                "dispute": record.public["dispute"],
+                "call_version": record.public["call_version"],
+                "reason": record.public["reason"],
+                "filed_by": record.public["filed_by"],
+                "status": "open",
+                "filed_version": version,
+            }
         elif record.kind == DISPUTE_RULED:
             self.disputes[str(record.public["dispute"])].update(
-                status="ruled", decision=record.public["decision"], note=record.public["note"], ruled_version=version)
+                status="ruled", decision=record.public["decision"], note=record.public["note"], ruled_version=version
+            )
         elif record.kind == OUTCOME_AMENDED:
             self.outcome = _json_copy(record.public["outcome"])
         else:
             public, secret = record.public, record.secret
             if _FOLDING_NEW_RECORD.get():
                 public, secret = _json_copy(public), None if secret is None else _json_copy(secret)
-            event = Event(record.kind, public, secret, None if record.audience is None else tuple(record.audience), (),
-                          version)
+            event = Event(
+                record.kind, public, secret, None if record.audience is None else tuple(record.audience), (), version
+            )
             self.state = self.ruleset.evolve(self.state, event)
             call = record.public.get("bluff_call")
             if isinstance(call, dict):

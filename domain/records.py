@@ -12,7 +12,6 @@ import re
 import secrets as _secrets
 from typing import Any
 
-
 MAX_JSON_INT = 2**53 - 1
 # Any integer beyond MAX_JSON_INT is written with at least this many digits in a row.
 _LONG_DIGIT_RUN = re.compile(rb"[0-9]{%d}" % len(str(MAX_JSON_INT)))

@@ -173,8 +173,9 @@ class Ruleset(Protocol):
     def seat_names(self, config: Any) -> list[str]: ...
     def join_options(self, config: Any, seat: str, raw: dict) -> dict: ...
     def initial_state(self, config: Any, seats: list[str]) -> State: ...
-    def setup(self, config: Any, seats: list[str], chance: Any,
-              seat_options: dict[str, dict] | None = None) -> list[Event]: ...
+    def setup(
+        self, config: Any, seats: list[str], chance: Any, seat_options: dict[str, dict] | None = None
+    ) -> list[Event]: ...
     def decide(self, state: State, seat: str, command: Command, chance: Any) -> list[Event]: ...
     def evolve(self, state: State, event: Event) -> State: ...
     def legal_commands(self, state: State, seat: str) -> list[Command]: ...
@@ -228,8 +229,14 @@ def copy_state(state: State) -> State:
     return copy.deepcopy(state)
 
 
-def chance_event(kind: str, drawn: Any, public: dict | None = None, *, hidden_from_all_but: tuple[str, ...] | None = None,
-                 secret: dict | None = None) -> Event:
+def chance_event(
+    kind: str,
+    drawn: Any,
+    public: dict | None = None,
+    *,
+    hidden_from_all_but: tuple[str, ...] | None = None,
+    secret: dict | None = None,
+) -> Event:
     """An event recording one chance result, public or hidden, in the shape DESIGN.md fixes.
 
     With `hidden_from_all_but` the result goes in the secret part for that audience (`()` for
@@ -321,7 +328,24 @@ def config_to_dict(config: Any) -> dict:
 
 
 __all__ = [
-    "ORGANIZER", "SPECTATOR", "Choice", "Command", "ConfigError", "Event", "RuleViolation", "Ruleset", "State",
-    "Viewer", "chance_event", "check_game_running", "check_seat_in_match", "check_seat_to_act", "config_from_dict",
-    "config_to_dict", "copy_state", "field", "no_join_options", "passes",
+    "ORGANIZER",
+    "SPECTATOR",
+    "Choice",
+    "Command",
+    "ConfigError",
+    "Event",
+    "RuleViolation",
+    "Ruleset",
+    "State",
+    "Viewer",
+    "chance_event",
+    "check_game_running",
+    "check_seat_in_match",
+    "check_seat_to_act",
+    "config_from_dict",
+    "config_to_dict",
+    "copy_state",
+    "field",
+    "no_join_options",
+    "passes",
 ]

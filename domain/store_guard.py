@@ -8,8 +8,9 @@ Snapshots are not guarded: they are derived, and the library replaces them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 REFUSAL = "gambit: stored events are append-only"
 SETUP_LOCK = 7316503

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -51,9 +51,15 @@ class Tournament(Aggregate):
     @property
     def created_at(self) -> str:
         """When it was created (UTC, ISO 8601)."""
-        return self.created_on.astimezone(timezone.utc).isoformat()
+        return self.created_on.astimezone(UTC).isoformat()
 
     def record_read(self, organizer: str, match_id: str, resource: str, match_version: int) -> None:
         """Keep one organizer read of unrevealed secrets."""
-        self.trigger_event(self.SecretsRead, organizer=organizer, match_id=match_id, resource=resource,
-                           match_version=match_version, timestamp=datetime.now(timezone.utc))
+        self.trigger_event(
+            self.SecretsRead,
+            organizer=organizer,
+            match_id=match_id,
+            resource=resource,
+            match_version=match_version,
+            timestamp=datetime.now(UTC),
+        )

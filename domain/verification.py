@@ -18,8 +18,8 @@ Bad content never raises: every problem is a failed check naming the line or ver
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 from domain import rulesets
 from domain.chance import derive_draw, derive_permutation
@@ -36,8 +36,9 @@ _RECORD_FIELDS = {"version": int, "kind": str, "timestamp": str, "public": dict,
 # The format is closed: a field it does not define is a change nobody can check, so it fails.
 _RECORD_KEYS = frozenset(_RECORD_FIELDS) | {"commitment", "audience", "secret", "salt"}
 _HEADER_KEYS = frozenset({"format", "match_id", "ruleset", "config", "seats", "version", "exported_at", "viewer"})
-_TRAILER_KEYS = frozenset({"trailer", "match_id", "version", "head", "key_id", "signature", "unreceipted",
-                           "integrity_problem"})
+_TRAILER_KEYS = frozenset(
+    {"trailer", "match_id", "version", "head", "key_id", "signature", "unreceipted", "integrity_problem"}
+)
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -89,9 +90,17 @@ class Report:
 
     def as_dict(self) -> dict:
         """JSON form of the whole report."""
-        return {"source": self.source, "ok": self.ok, "verdict": self.verdict, "match_id": self.match_id,
-                "ruleset": self.ruleset, "records": self.records, "checks": [c.as_dict() for c in self.checks],
-                "calls": self.calls, "disputes": self.disputes}
+        return {
+            "source": self.source,
+            "ok": self.ok,
+            "verdict": self.verdict,
+            "match_id": self.match_id,
+            "ruleset": self.ruleset,
+            "records": self.records,
+            "checks": [c.as_dict() for c in self.checks],
+            "calls": self.calls,
+            "disputes": self.disputes,
+        }
 
 
 def _strict_constant(name: str) -> None:
@@ -108,8 +117,12 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
 
 def is_hex(value: object, length: int | None = None) -> bool:
     """Whether a value is lowercase hex (of an exact length, when given)."""
-    return (isinstance(value, str) and len(value) % 2 == 0 and set(value) <= _HEX
-            and (length is None or len(value) == length))
+    return (
+        isinstance(value, str)
+        and len(value) % 2 == 0
+        and set(value) <= _HEX
+        and (length is None or len(value) == length)
+    )
 
 
 def _parse(lines: Iterable[str]) -> tuple[dict, list[dict], dict | None]:
@@ -181,10 +194,14 @@ def _check_record_shape(record: dict, number: int) -> None:
         raise Malformed(f"line {number}: the record's secret is not an object")
 
 
-def verify_export(lines: Iterable[str], source: str = "export", *,
-                  check_signature: Callable[[dict], bool] | None = None,
-                  progress: Callable[[int], None] | None = None,
-                  kept_receipts: list[dict] | None = None) -> Report:
+def verify_export(
+    lines: Iterable[str],
+    source: str = "export",
+    *,
+    check_signature: Callable[[dict], bool] | None = None,
+    progress: Callable[[int], None] | None = None,
+    kept_receipts: list[dict] | None = None,
+) -> Report:
     """Verify one match export; never raises on bad content — every problem is a failed check.
 
     `kept_receipts` are receipts a seat kept from the service's write responses: each one of
@@ -216,8 +233,11 @@ def verify_export(lines: Iterable[str], source: str = "export", *,
     except Exception as exc:  # content no check foresaw: still a report, never a traceback
         report.add("content", False, f"the export cannot be checked: {type(exc).__name__}: {exc}")
         return report
-    report.disputes = [dict(r["public"], version=r["version"], kind=r["kind"]) for r in records
-                       if r["kind"] in MATCH_KINDS - {MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED}]
+    report.disputes = [
+        dict(r["public"], version=r["version"], kind=r["kind"])
+        for r in records
+        if r["kind"] in MATCH_KINDS - {MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED}
+    ]
     return report
 
 
@@ -228,8 +248,14 @@ def _check_chain(report: Report, header: dict, records: list[dict], progress) ->
             report.add("versions", False, f"version {record['version']} where {expected} was expected")
             return None
         try:
-            link = chain_link(previous, record["version"], record["kind"], record["timestamp"], record["public"],
-                              record.get("commitment"))
+            link = chain_link(
+                previous,
+                record["version"],
+                record["kind"],
+                record["timestamp"],
+                record["public"],
+                record.get("commitment"),
+            )
         except (TypeError, ValueError) as exc:
             report.add("chain", False, f"version {expected} cannot be encoded canonically: {exc}")
             return None
@@ -261,7 +287,9 @@ def _check_header_binding(report: Report, header: dict, records: list[dict]) -> 
         report.add("header", False, f"the header says version {header['version']}, the records end at {len(records)}")
         return
     joined = [r["public"].get("seat") for r in records if r["kind"] == SEAT_JOINED]
-    if any(not isinstance(seat, str) or seat not in header["seats"] for seat in joined) or len(set(map(str, joined))) != len(joined):
+    if any(not isinstance(seat, str) or seat not in header["seats"] for seat in joined) or len(
+        set(map(str, joined))
+    ) != len(joined):
         report.add("header", False, "a SeatJoined record names a seat the match does not have, or twice")
         return
     report.add("header", True, "match id, ruleset, config and seats are the chained ones")
@@ -284,16 +312,23 @@ def _check_commitments(report: Report, records: list[dict], finished: bool) -> N
             opened += 1
         elif record.get("commitment") is not None:
             if finished:
-                report.add("commitments", False, f"the match has finished, but the secret of version "
-                                                 f"{record['version']} is not opened in this export")
+                report.add(
+                    "commitments",
+                    False,
+                    f"the match has finished, but the secret of version "
+                    f"{record['version']} is not opened in this export",
+                )
                 return
             hidden += 1
     report.add("commitments", True, f"{opened} opened, {hidden} not visible in this export")
 
 
 def _client_seeds(header: dict, records: list[dict]) -> list[str]:
-    joined = {r["public"].get("seat"): r["public"].get("client_seed", "") for r in records
-              if r["kind"] == SEAT_JOINED and isinstance(r["public"].get("seat"), str)}
+    joined = {
+        r["public"].get("seat"): r["public"].get("client_seed", "")
+        for r in records
+        if r["kind"] == SEAT_JOINED and isinstance(r["public"].get("seat"), str)
+    }
     return [joined.get(seat, "") for seat in header["seats"]]
 
 
@@ -315,7 +350,9 @@ def _check_chance(report: Report, header: dict, records: list[dict]) -> None:
         report.add("chance", None, "the match has not finished: the server seed is not revealed yet")
         return
     seed_hex = finished[-1]["public"].get("server_seed")
-    if not is_hex(seed_hex) or sha256_hex(bytes.fromhex(seed_hex)) != records[0]["public"].get("server_seed_commitment"):
+    if not is_hex(seed_hex) or sha256_hex(bytes.fromhex(seed_hex)) != records[0]["public"].get(
+        "server_seed_commitment"
+    ):
         report.add("server seed", False, "the revealed server seed does not match its commitment")
         return
     report.add("server seed", True, "matches the commitment made at creation")
@@ -395,10 +432,16 @@ def _check_evidence(report: Report, records: list[dict]) -> None:
         visible = isinstance(record.get("secret"), dict)
         checked += 1 if names and visible else 0
         if call is not None:
-            report.calls.append({"ruling_version": record["version"], **call,
-                                 "evidence": "opened and verified" if visible else "not visible"})
-    report.add("evidence", True if checked else None, f"{checked} records' evidence re-committed "
-                                                      f"({len(report.calls)} rulings)")
+            report.calls.append(
+                {
+                    "ruling_version": record["version"],
+                    **call,
+                    "evidence": "opened and verified" if visible else "not visible",
+                }
+            )
+    report.add(
+        "evidence", True if checked else None, f"{checked} records' evidence re-committed ({len(report.calls)} rulings)"
+    )
 
 
 def _evidence_problem(record: dict, by_version: dict[int, dict]) -> str | None:
@@ -411,14 +454,18 @@ def _evidence_problem(record: dict, by_version: dict[int, dict]) -> str | None:
         if not isinstance(secret, dict):
             continue  # not visible to this viewer: the commitment stands for it
         copies = secret.get(secret_key, [])
-        if (not isinstance(copies, list) or not all(isinstance(item, dict) for item in copies)
-                or sorted(map(str, _versions_of(copies))) != sorted(map(str, named))):
+        if (
+            not isinstance(copies, list)
+            or not all(isinstance(item, dict) for item in copies)
+            or sorted(map(str, _versions_of(copies))) != sorted(map(str, named))
+        ):
             return f"the evidence it carries is not the evidence it names in {public_key}"
         for item in copies:
             target = by_version.get(item.get("version"))
             try:
                 opens = target is not None and commitment(item.get("secret"), item.get("salt")) == target.get(
-                    "commitment")
+                    "commitment"
+                )
             except (TypeError, ValueError):
                 opens = False
             if not opens:
@@ -446,8 +493,14 @@ def _versions_of(opened: list[dict]) -> list:
     return [item.get("version") for item in opened]
 
 
-def _check_trailer(report: Report, header: dict, trailer: dict | None, records: list[dict], head: str,
-                   check_signature: Callable[[dict], bool] | None) -> None:
+def _check_trailer(
+    report: Report,
+    header: dict,
+    trailer: dict | None,
+    records: list[dict],
+    head: str,
+    check_signature: Callable[[dict], bool] | None,
+) -> None:
     if trailer is None:
         report.add("receipt", False, "the export has no signed trailer")
         return
@@ -458,21 +511,36 @@ def _check_trailer(report: Report, header: dict, trailer: dict | None, records: 
         report.add("receipt", False, "the trailer is a receipt for another match")
         return
     if trailer.get("integrity_problem"):
-        report.add("receipt", False, f"the service reports that the stored match fails its integrity checks: "
-                                     f"{trailer['integrity_problem']}")
+        report.add(
+            "receipt",
+            False,
+            f"the service reports that the stored match fails its integrity checks: {trailer['integrity_problem']}",
+        )
         return
     if trailer.get("unreceipted"):
         span = trailer["unreceipted"]
-        report.add("receipt", False, f"versions {span.get('from')}..{span.get('to')} carry no receipt of the service"
-                   if isinstance(span, dict) else "some versions carry no receipt of the service")
+        report.add(
+            "receipt",
+            False,
+            f"versions {span.get('from')}..{span.get('to')} carry no receipt of the service"
+            if isinstance(span, dict)
+            else "some versions carry no receipt of the service",
+        )
         return
     if trailer.get("version") != len(records):
-        report.add("receipt", False, f"the trailer signs version {trailer.get('version')}, "
-                                     f"but the records end at version {len(records)}")
+        report.add(
+            "receipt",
+            False,
+            f"the trailer signs version {trailer.get('version')}, but the records end at version {len(records)}",
+        )
         return
     if trailer.get("head") != head:
-        report.add("receipt", False, f"the trailer signs head {str(trailer.get('head'))[:16]}… at version "
-                                     f"{trailer.get('version')}, but the records' chain ends at {head[:16]}…")
+        report.add(
+            "receipt",
+            False,
+            f"the trailer signs head {str(trailer.get('head'))[:16]}… at version "
+            f"{trailer.get('version')}, but the records' chain ends at {head[:16]}…",
+        )
         return
     report.add("receipt", True, f"version {trailer['version']}, head {head[:16]}…")
     if check_signature is None:
@@ -480,12 +548,18 @@ def _check_trailer(report: Report, header: dict, trailer: dict | None, records: 
         return
     valid = check_signature(trailer)
     report.signed = bool(valid)
-    report.add("signature", bool(valid), "the trailer is signed by the given service key" if valid else
-               "the trailer is not signed by the given key (wrong key_id, or a bad signature)")
+    report.add(
+        "signature",
+        bool(valid),
+        "the trailer is signed by the given service key"
+        if valid
+        else "the trailer is not signed by the given key (wrong key_id, or a bad signature)",
+    )
 
 
-def _check_kept_receipts(report: Report, header: dict, records: list[dict], kept: list[dict],
-                         check_signature: Callable[[dict], bool] | None) -> None:
+def _check_kept_receipts(
+    report: Report, header: dict, records: list[dict], kept: list[dict], check_signature: Callable[[dict], bool] | None
+) -> None:
     """Every kept receipt of this match is for a version the export holds, with the same head."""
     mine = [r for r in kept if isinstance(r, dict) and r.get("match_id") == header["match_id"]]
     for receipt in mine:
@@ -494,21 +568,35 @@ def _check_kept_receipts(report: Report, header: dict, records: list[dict], kept
             report.add("kept receipts", False, f"the kept receipt for version {version} is not signed by the key")
             return
         if not isinstance(version, int) or not 1 <= version <= len(records):
-            report.add("kept receipts", False, f"the service acknowledged version {version}, but this export ends at "
-                                               f"version {len(records)}: records were removed")
+            report.add(
+                "kept receipts",
+                False,
+                f"the service acknowledged version {version}, but this export ends at "
+                f"version {len(records)}: records were removed",
+            )
             return
         if records[version - 1]["chain"] != receipt.get("head"):
-            report.add("kept receipts", False, f"version {version} is not the record the service acknowledged "
-                                               f"(another head): history was rewritten")
+            report.add(
+                "kept receipts",
+                False,
+                f"version {version} is not the record the service acknowledged (another head): history was rewritten",
+            )
             return
-    report.add("kept receipts", True if mine else None, f"{len(mine)} of {len(kept)} kept receipts are this "
-                                                        f"match's, and the export holds each")
+    report.add(
+        "kept receipts",
+        True if mine else None,
+        f"{len(mine)} of {len(kept)} kept receipts are this match's, and the export holds each",
+    )
 
 
 def _replay(report: Report, header: dict, records: list[dict]) -> None:
     if any(r.get("commitment") is not None and "secret" not in r for r in records):
-        report.add("replay", None, "some secrets are not visible in this export (an organizer's export, or one "
-                                   "taken after the end, has them all)")
+        report.add(
+            "replay",
+            None,
+            "some secrets are not visible in this export (an organizer's export, or one "
+            "taken after the end, has them all)",
+        )
         return
     try:
         ruleset = rulesets.get(header["ruleset"])
@@ -534,21 +622,34 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
             secret = record.get("secret")
             if secret is not None:
                 secret = {k: v for k, v in secret.items() if k not in ("opened", "sealed_evidence")}
-            event = Event(record["kind"], record["public"], secret,
-                          None if record.get("audience") is None else tuple(record["audience"]), (), version)
+            event = Event(
+                record["kind"],
+                record["public"],
+                secret,
+                None if record.get("audience") is None else tuple(record["audience"]),
+                (),
+                version,
+            )
             derived = ruleset.derived_secret(state, event)
             if derived is not None:
                 if json.loads(json.dumps(derived)) != {k: (secret or {}).get(k) for k in derived}:
-                    report.add("dealt secrets", False, f"version {version}: the secret is not what chance and the "
-                                                       f"replayed state give (a deal or draw off the shuffle)")
+                    report.add(
+                        "dealt secrets",
+                        False,
+                        f"version {version}: the secret is not what chance and the "
+                        f"replayed state give (a deal or draw off the shuffle)",
+                    )
                     return
                 derived_count += 1
             fixed = ruleset.derived_public(state, event)
             if fixed is not None:
                 mismatch = _first_difference(json.loads(json.dumps(fixed)), record["public"])
                 if mismatch is not None:
-                    report.add("public parts", False, f"version {version}: public {mismatch} is not what the "
-                                                      f"replayed state gives")
+                    report.add(
+                        "public parts",
+                        False,
+                        f"version {version}: public {mismatch} is not what the replayed state gives",
+                    )
                     return
             call = record["public"].get("bluff_call")
             if call is not None:
@@ -564,6 +665,8 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
         return
     report.add("replay", True, f"{len(records)} records replayed through {header['ruleset']}")
     report.add("dealt secrets", True, f"{derived_count} secrets re-derived from chance and the replayed state")
-    report.add("verdicts", True if rulings else None, f"{rulings} rulings re-adjudicated from the replayed hidden state")
+    report.add(
+        "verdicts", True if rulings else None, f"{rulings} rulings re-adjudicated from the replayed hidden state"
+    )
     if outcome is not None:
         report.add("outcome", True, "the recorded outcome is the one the rules give")

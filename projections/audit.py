@@ -86,8 +86,14 @@ def readjudicated(match: Match, states: HiddenStates, rec: Any) -> bool:
     if readjudicate is None or not isinstance(call, dict):
         return False
     secret = None if rec.secret is None else {k: v for k, v in rec.secret.items() if k not in (OPENED, SEALED_EVIDENCE)}
-    event = Event(rec.kind, copy.deepcopy(rec.public), copy.deepcopy(secret),
-                  None if rec.audience is None else tuple(rec.audience), (), rec.originator_version)
+    event = Event(
+        rec.kind,
+        copy.deepcopy(rec.public),
+        copy.deepcopy(secret),
+        None if rec.audience is None else tuple(rec.audience),
+        (),
+        rec.originator_version,
+    )
     try:
         expected = json.loads(json.dumps(readjudicate(states.before(rec.originator_version), event)))
     except Exception:  # a ruling the rules cannot even re-adjudicate is not verified
@@ -96,20 +102,38 @@ def readjudicated(match: Match, states: HiddenStates, rec: Any) -> bool:
 
 
 def _opened_item(stored: Any) -> dict:
-    return {"version": stored.originator_version, "secret": copy.deepcopy(stored.secret), "salt": stored.salt,
-            "commitment": stored.commitment}
+    return {
+        "version": stored.originator_version,
+        "secret": copy.deepcopy(stored.secret),
+        "salt": stored.salt,
+        "commitment": stored.commitment,
+    }
 
 
 def _sealed_entry(rec: Any, viewer: Viewer, match: Match) -> dict:
     """A sealed play awaiting its reveal: who sealed it and its commitment; its secret only for its audience."""
     version = rec.originator_version
     visible = viewer.may_see(rec.audience) or is_revealed(match, version)
-    return {"kind": rec.public["sealed_play"], "claim_version": version, "claimant": rec.public.get("seat"),
-            "caller": None, "call_version": None, "verdict": None, "consequences": {},
-            "sealed": True, "sealed_version": version, "revealed_version": None,
-            "ruling_version": None, "ruling_kind": None, "evidence_versions": [version],
-            "commitments": {str(version): rec.commitment}, "ruling_commitment": None, "evidence": None,
-            "opened": [_opened_item(rec)] if visible else [], "verified": None}
+    return {
+        "kind": rec.public["sealed_play"],
+        "claim_version": version,
+        "claimant": rec.public.get("seat"),
+        "caller": None,
+        "call_version": None,
+        "verdict": None,
+        "consequences": {},
+        "sealed": True,
+        "sealed_version": version,
+        "revealed_version": None,
+        "ruling_version": None,
+        "ruling_kind": None,
+        "evidence_versions": [version],
+        "commitments": {str(version): rec.commitment},
+        "ruling_commitment": None,
+        "evidence": None,
+        "opened": [_opened_item(rec)] if visible else [],
+        "verified": None,
+    }
 
 
 def _ruling_entry(rec: Any, viewer: Viewer, match: Match, by_version: dict[int, Any], states: HiddenStates) -> dict:
@@ -180,8 +204,9 @@ def bluff_audit(app: MatchApp, match: Match, viewer: Viewer) -> list[dict]:
         if rec.kind in DISPUTE_KINDS and rec.public.get("call_version") is not None:
             target = by_call.get(rec.public["call_version"]) or by_ruling.get(rec.public["call_version"])
             if target is not None:
-                target.setdefault("disputes", []).append({"version": version, "kind": rec.kind,
-                                                          **copy.deepcopy(rec.public)})
+                target.setdefault("disputes", []).append(
+                    {"version": version, "kind": rec.kind, **copy.deepcopy(rec.public)}
+                )
         followup = rec.public.get("bluff_call_followup")
         if isinstance(followup, dict) and followup.get("call_version") in by_call:
             extra = {k: copy.deepcopy(v) for k, v in followup.items() if k != "call_version"}

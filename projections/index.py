@@ -106,46 +106,86 @@ class CrossMatchIndex:
         version = event.originator_version
         if kind == MATCH_CREATED:
             public = event.public
-            cur.execute("INSERT INTO gambit_match_index (match_id, seq, ruleset, tournament_id, status, created_at, "
-                        "seats_total, seats_joined, version) VALUES (?, ?, ?, ?, 'open', ?, ?, 0, ?)",
-                        (match_id, seq, public["ruleset"], public.get("tournament_id"), event.timestamp.isoformat(),
-                         len(public["seats"]), version))
+            cur.execute(
+                "INSERT INTO gambit_match_index (match_id, seq, ruleset, tournament_id, status, created_at, "
+                "seats_total, seats_joined, version) VALUES (?, ?, ?, ?, 'open', ?, ?, 0, ?)",
+                (
+                    match_id,
+                    seq,
+                    public["ruleset"],
+                    public.get("tournament_id"),
+                    event.timestamp.isoformat(),
+                    len(public["seats"]),
+                    version,
+                ),
+            )
             return
         if kind == SEAT_JOINED:
-            cur.execute("UPDATE gambit_match_index SET seats_joined = seats_joined + 1, version = ?, "
-                        "status = CASE WHEN seats_joined + 1 >= seats_total THEN 'active' ELSE status END "
-                        "WHERE match_id = ?", (version, match_id))
+            cur.execute(
+                "UPDATE gambit_match_index SET seats_joined = seats_joined + 1, version = ?, "
+                "status = CASE WHEN seats_joined + 1 >= seats_total THEN 'active' ELSE status END "
+                "WHERE match_id = ?",
+                (version, match_id),
+            )
             return
         if kind == MATCH_FINISHED:
-            cur.execute("UPDATE gambit_match_index SET status = 'finished', version = ? WHERE match_id = ?",
-                        (version, match_id))
+            cur.execute(
+                "UPDATE gambit_match_index SET status = 'finished', version = ? WHERE match_id = ?", (version, match_id)
+            )
             return
         cur.execute("UPDATE gambit_match_index SET version = ? WHERE match_id = ?", (version, match_id))
         public = event.public
         if kind == DISPUTE_FILED:
-            cur.execute("INSERT INTO gambit_disputes (match_id, dispute, tournament_id, call_version, reason, filed_by, "
-                        "filed_version, status) SELECT ?, ?, tournament_id, ?, ?, ?, ?, 'open' FROM gambit_match_index "
-                        "WHERE match_id = ?", (match_id, public["dispute"], public["call_version"], public["reason"],
-                                               public["filed_by"], version, match_id))
+            cur.execute(
+                "INSERT INTO gambit_disputes (match_id, dispute, tournament_id, call_version, reason, filed_by, "
+                "filed_version, status) SELECT ?, ?, tournament_id, ?, ?, ?, ?, 'open' FROM gambit_match_index "
+                "WHERE match_id = ?",
+                (
+                    match_id,
+                    public["dispute"],
+                    public["call_version"],
+                    public["reason"],
+                    public["filed_by"],
+                    version,
+                    match_id,
+                ),
+            )
             return
         if kind == DISPUTE_RULED:
-            cur.execute("UPDATE gambit_disputes SET status = 'ruled', decision = ?, note = ?, ruled_version = ? "
-                        "WHERE match_id = ? AND dispute = ?",
-                        (public["decision"], public["note"], version, match_id, public["dispute"]))
+            cur.execute(
+                "UPDATE gambit_disputes SET status = 'ruled', decision = ?, note = ?, ruled_version = ? "
+                "WHERE match_id = ? AND dispute = ?",
+                (public["decision"], public["note"], version, match_id, public["dispute"]),
+            )
             return
         call = public.get("bluff_call")
         if call is not None:
             cur.execute("SELECT tournament_id, ruleset FROM gambit_match_index WHERE match_id = ?", (match_id,))
             row = cur.fetchone() or (None, "")
-            cur.execute("INSERT INTO gambit_bluff_calls (seq, match_id, ruling_version, tournament_id, ruleset, verdict, "
-                        "caller, claimant, call_version, ruling_kind, call, timestamp) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (seq, match_id, version, row[0], row[1], str(call.get("verdict")), call.get("caller"),
-                         call.get("claimant"), call.get("call_version"), kind, json.dumps(call), event.timestamp.isoformat()))
+            cur.execute(
+                "INSERT INTO gambit_bluff_calls (seq, match_id, ruling_version, tournament_id, ruleset, verdict, "
+                "caller, claimant, call_version, ruling_kind, call, timestamp) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    seq,
+                    match_id,
+                    version,
+                    row[0],
+                    row[1],
+                    str(call.get("verdict")),
+                    call.get("caller"),
+                    call.get("claimant"),
+                    call.get("call_version"),
+                    kind,
+                    json.dumps(call),
+                    event.timestamp.isoformat(),
+                ),
+            )
 
     # ----- queries ----------------------------------------------------------------------------
-    def _page(self, select: str, filters: dict, cursor: tuple[str, int | None], order: str,
-              limit: int) -> tuple[list[tuple], bool]:
+    def _page(
+        self, select: str, filters: dict, cursor: tuple[str, int | None], order: str, limit: int
+    ) -> tuple[list[tuple], bool]:
         """Rows of one filtered, keyset-paged query (`cursor` is the comparison on `seq`); and whether more follow."""
         self.catch_up()
         where, params = [], []
@@ -161,23 +201,53 @@ class CrossMatchIndex:
         rows = self.store.query(f"{select} {clause} ORDER BY seq {order} LIMIT ?", (*params, limit + 1))
         return rows[:limit], len(rows) > limit
 
-    def matches(self, status: str | None = None, ruleset: str | None = None, tournament_id: str | None = None,
-                after: int | None = None, limit: int = 50) -> tuple[list[str], int | None]:
+    def matches(
+        self,
+        status: str | None = None,
+        ruleset: str | None = None,
+        tournament_id: str | None = None,
+        after: int | None = None,
+        limit: int = 50,
+    ) -> tuple[list[str], int | None]:
         """Match ids, newest first, filtered; and the cursor of the next page (or None)."""
-        rows, more = self._page("SELECT match_id, seq FROM gambit_match_index",
-                                {"status": status, "ruleset": ruleset, "tournament_id": tournament_id},
-                                ("<", after), "DESC", limit)
+        rows, more = self._page(
+            "SELECT match_id, seq FROM gambit_match_index",
+            {"status": status, "ruleset": ruleset, "tournament_id": tournament_id},
+            ("<", after),
+            "DESC",
+            limit,
+        )
         return [r[0] for r in rows], (int(rows[-1][1]) if more else None)
 
-    def bluff_calls(self, match_id: str | None = None, tournament_id: str | None = None, verdict: str | None = None,
-                    after: int | None = None, limit: int = 50) -> tuple[list[dict], int | None]:
+    def bluff_calls(
+        self,
+        match_id: str | None = None,
+        tournament_id: str | None = None,
+        verdict: str | None = None,
+        after: int | None = None,
+        limit: int = 50,
+    ) -> tuple[list[dict], int | None]:
         """Bluff calls across matches, oldest first, filtered; and the next page's cursor."""
-        rows, more = self._page("SELECT seq, match_id, ruling_version, tournament_id, ruleset, ruling_kind, call, "
-                                "timestamp FROM gambit_bluff_calls",
-                                {"match_id": match_id, "tournament_id": tournament_id, "verdict": verdict},
-                                (">", after), "ASC", limit)
-        calls = [{"match_id": r[1], "ruling_version": r[2], "tournament_id": r[3], "ruleset": r[4], "ruling_kind": r[5],
-                  "timestamp": r[7], **json.loads(r[6])} for r in rows]
+        rows, more = self._page(
+            "SELECT seq, match_id, ruling_version, tournament_id, ruleset, ruling_kind, call, "
+            "timestamp FROM gambit_bluff_calls",
+            {"match_id": match_id, "tournament_id": tournament_id, "verdict": verdict},
+            (">", after),
+            "ASC",
+            limit,
+        )
+        calls = [
+            {
+                "match_id": r[1],
+                "ruling_version": r[2],
+                "tournament_id": r[3],
+                "ruleset": r[4],
+                "ruling_kind": r[5],
+                "timestamp": r[7],
+                **json.loads(r[6]),
+            }
+            for r in rows
+        ]
         return calls, (int(rows[-1][0]) if more else None)
 
     def disputes(self, tournament_id: str, offset: int = 0, limit: int = 100) -> list[dict]:
@@ -187,11 +257,19 @@ class CrossMatchIndex:
             "SELECT match_id, dispute, call_version, reason, filed_by, filed_version, status, decision, note, "
             "ruled_version FROM gambit_disputes WHERE tournament_id = ? "
             "ORDER BY CASE status WHEN 'open' THEN 0 ELSE 1 END, match_id, dispute LIMIT ? OFFSET ?",
-            (tournament_id, limit, min(offset, 2**62)))
+            (tournament_id, limit, min(offset, 2**62)),
+        )
         queue = []
         for r in rows:
-            entry = {"match_id": r[0], "dispute": r[1], "call_version": r[2], "reason": r[3], "filed_by": r[4],
-                     "status": r[6], "filed_version": r[5]}
+            entry = {
+                "match_id": r[0],
+                "dispute": r[1],
+                "call_version": r[2],
+                "reason": r[3],
+                "filed_by": r[4],
+                "status": r[6],
+                "filed_version": r[5],
+            }
             if r[6] == "ruled":
                 entry.update(decision=r[7], note=r[8], ruled_version=r[9])
             queue.append(entry)

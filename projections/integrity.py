@@ -9,7 +9,7 @@ nothing, since the next load of the match finds the same problem.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from projections.sqlstore import SqlStore
 
@@ -35,14 +35,17 @@ class IntegrityAlerts:
         log.error("INTEGRITY ALERT: match %s: %s", match_id, problem)
         with self.store.transaction() as cur:
             cur.execute("DELETE FROM gambit_integrity_alerts WHERE match_id = ?", (match_id,))
-            cur.execute("INSERT INTO gambit_integrity_alerts (match_id, problem, noticed_at) VALUES (?, ?, ?)",
-                        (match_id, problem, datetime.now(timezone.utc).isoformat()))
+            cur.execute(
+                "INSERT INTO gambit_integrity_alerts (match_id, problem, noticed_at) VALUES (?, ?, ?)",
+                (match_id, problem, datetime.now(UTC).isoformat()),
+            )
         self._known[match_id] = problem
 
     def standing(self, limit: int = 20) -> list[dict]:
         """The standing alerts, oldest first."""
-        rows = self.store.query("SELECT match_id, problem, noticed_at FROM gambit_integrity_alerts "
-                                "ORDER BY noticed_at LIMIT ?", (limit,))
+        rows = self.store.query(
+            "SELECT match_id, problem, noticed_at FROM gambit_integrity_alerts ORDER BY noticed_at LIMIT ?", (limit,)
+        )
         return [{"match_id": m, "problem": p, "noticed_at": t} for m, p, t in rows]
 
     def clear(self, match_id: str) -> None:

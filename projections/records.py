@@ -44,8 +44,9 @@ def record_form(stored: Any, viewer: Viewer, match: Match | None = None, as_of: 
         "audience": None if stored.audience is None else list(stored.audience),
         "chain": stored.chain,
     }
-    if stored.secret is not None and (viewer.may_see(stored.audience)
-                                      or is_revealed(match, stored.originator_version, as_of)):
+    if stored.secret is not None and (
+        viewer.may_see(stored.audience) or is_revealed(match, stored.originator_version, as_of)
+    ):
         record["secret"] = _plain_copy(stored.secret)
         record["salt"] = stored.salt
     return record

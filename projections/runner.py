@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from projections.index import CrossMatchIndex
 
@@ -23,8 +23,12 @@ def can_subscribe(recorder: object) -> bool:
     return type(recorder).__module__ == "eventsourcing.postgres"
 
 
-def follow(index: CrossMatchIndex, stop: threading.Event, poll_seconds: float = 0.5,
-           on_batch: Callable[[int], None] | None = None) -> None:
+def follow(
+    index: CrossMatchIndex,
+    stop: threading.Event,
+    poll_seconds: float = 0.5,
+    on_batch: Callable[[int], None] | None = None,
+) -> None:
     """Keep the index caught up until `stop` is set."""
 
     def fold_new() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
-
 
 # Read-model connections per process on PostgreSQL: reads are short, so a few serve all threads.
 READ_MODEL_POOL = 3
@@ -20,7 +20,7 @@ SCHEMA_LOCK = 7316505
 def projection_url(database_url: str) -> str:
     """Where the read models live: a sibling SQLite file, or the same PostgreSQL database."""
     if database_url.startswith("sqlite:///"):
-        path = database_url[len("sqlite:///"):]
+        path = database_url[len("sqlite:///") :]
         if path in ("", ":memory:"):
             raise ValueError("read models need a file or a server, not an in-memory SQLite store")
         return f"sqlite:///{path}.projections"
@@ -39,7 +39,7 @@ class SqlStore:
         self._pg_pool: Any = None
 
     def _connect(self) -> Any:
-        path = self.url[len("sqlite:///"):]
+        path = self.url[len("sqlite:///") :]
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
@@ -54,12 +54,21 @@ class SqlStore:
                     parsed = urlparse(self.url)
                     schema = parse_qs(parsed.query).get("schema", ["public"])[0]
                     self._pg_pool = ConnectionPool(
-                        kwargs={"host": parsed.hostname or "127.0.0.1", "port": parsed.port or 5432,
-                                "user": unquote(parsed.username or "postgres"),
-                                "password": unquote(parsed.password or ""),
-                                "dbname": parsed.path.lstrip("/") or "postgres", "autocommit": True,
-                                "options": f"-c search_path={schema}", "connect_timeout": 5},
-                        min_size=1, max_size=READ_MODEL_POOL, open=True, timeout=30)
+                        kwargs={
+                            "host": parsed.hostname or "127.0.0.1",
+                            "port": parsed.port or 5432,
+                            "user": unquote(parsed.username or "postgres"),
+                            "password": unquote(parsed.password or ""),
+                            "dbname": parsed.path.lstrip("/") or "postgres",
+                            "autocommit": True,
+                            "options": f"-c search_path={schema}",
+                            "connect_timeout": 5,
+                        },
+                        min_size=1,
+                        max_size=READ_MODEL_POOL,
+                        open=True,
+                        timeout=30,
+                    )
         return self._pg_pool
 
     @contextmanager

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
-from typing import Any, Iterator
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 from domain.application import MatchApp
 from domain.match import Match
@@ -24,8 +25,10 @@ def summary(match: Match) -> dict:
         "config": match.config,
         "status": match.status,
         "version": match.version,
-        "seats": [{"seat": seat, "name": match.seats.get(seat, {}).get("name"), "joined": seat in match.seats}
-                  for seat in match.seat_order],
+        "seats": [
+            {"seat": seat, "name": match.seats.get(seat, {}).get("name"), "joined": seat in match.seats}
+            for seat in match.seat_order
+        ],
         "to_act": match.to_act(),
         "outcome": match.outcome,
         "tournament_id": match.tournament_id,
@@ -89,9 +92,16 @@ def opened_forms(app: MatchApp, match: Match, stored: Any, viewer: Viewer, as_of
 
 def export_lines(app: MatchApp, match: Match, viewer: Viewer) -> Iterator[str]:
     """The NDJSON export: a header line, then every record oldest first, in the viewer's form."""
-    header = {"format": EXPORT_FORMAT, "match_id": match.match_id, "ruleset": match.ruleset_id,
-              "config": match.config, "exported_at": datetime.now(timezone.utc).isoformat(), "viewer": viewer.label,
-              "seats": list(match.seat_order), "version": match.version}
+    header = {
+        "format": EXPORT_FORMAT,
+        "match_id": match.match_id,
+        "ruleset": match.ruleset_id,
+        "config": match.config,
+        "exported_at": datetime.now(UTC).isoformat(),
+        "viewer": viewer.label,
+        "seats": list(match.seat_order),
+        "version": match.version,
+    }
     yield json.dumps(header, ensure_ascii=False) + "\n"
     after = 0
     while after < match.version:
@@ -116,8 +126,10 @@ def legal_bodies(match: Match, seat: str) -> dict:
     domain/choices.py); both empty unless the match is active."""
     if match.status != "active":
         return {"commands": [], "choices": []}
-    return {"commands": [command.body() for command in match.ruleset.legal_commands(match.state, seat)],
-            "choices": [choice.body() for choice in match.ruleset.legal_choices(match.state, seat)]}
+    return {
+        "commands": [command.body() for command in match.ruleset.legal_commands(match.state, seat)],
+        "choices": [choice.body() for choice in match.ruleset.legal_choices(match.state, seat)],
+    }
 
 
 def as_json(value: Any) -> str:

@@ -9,8 +9,21 @@ from domain.application import MatchApp, storage_env
 from projections.index import CrossMatchIndex
 from projections.integrity import IntegrityAlerts
 from projections.sqlstore import SqlStore
-from service import (audit, commands, disputes, events, export, matches, meta, metrics, problems, ratelimit,
-                     tournaments, views, watch)
+from service import (
+    audit,
+    commands,
+    disputes,
+    events,
+    export,
+    matches,
+    meta,
+    metrics,
+    problems,
+    ratelimit,
+    tournaments,
+    views,
+    watch,
+)
 from service.context import Gambit
 from service.settings import Settings
 from service.signing import Signer
@@ -23,13 +36,18 @@ def build_gambit(settings: Settings) -> Gambit:
     store = SqlStore(settings.database_url)
     alerts = IntegrityAlerts(store)
     env = storage_env(settings.database_url)
-    match_app = MatchApp(env=env, signer=signer,
-                         seal_key=signer.derived_key("snapshot-seal"), on_integrity_problem=alerts.raise_alert,
-                         max_disputes_per_filer=settings.max_disputes_per_filer)
+    match_app = MatchApp(
+        env=env,
+        signer=signer,
+        seal_key=signer.derived_key("snapshot-seal"),
+        on_integrity_problem=alerts.raise_alert,
+        max_disputes_per_filer=settings.max_disputes_per_filer,
+    )
     # The stream watcher polls the notification log (both stores), or on PostgreSQL may LISTEN.
     listen = settings.stream_watch == "listen" and env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
-    streams = StreamHub(match_app.recorder, total=settings.max_streams, per_client=settings.max_streams_per_client,
-                        listen=listen)
+    streams = StreamHub(
+        match_app.recorder, total=settings.max_streams, per_client=settings.max_streams_per_client, listen=listen
+    )
     return Gambit(settings, match_app, CrossMatchIndex(match_app, store), alerts, signer, streams)
 
 
@@ -47,8 +65,18 @@ def create_app(settings: Settings | None = None) -> Flask:
     problems.install(app)
     ratelimit.install(app, settings.limits)
     metrics.install(app, app.extensions["gambit"].metrics)
-    for blueprint in (meta.bp, tournaments.bp, matches.bp, commands.bp, views.bp, events.bp, audit.bp, disputes.bp,
-                      export.bp, watch.bp):
+    for blueprint in (
+        meta.bp,
+        tournaments.bp,
+        matches.bp,
+        commands.bp,
+        views.bp,
+        events.bp,
+        audit.bp,
+        disputes.bp,
+        export.bp,
+        watch.bp,
+    ):
         app.register_blueprint(blueprint)
     app.after_request(_caching_by_caller)
     return app

@@ -22,8 +22,15 @@ class MatchBluffs(MethodView):
         g = gambit()
         match = g.matches.match(match_id)
         viewer = caller(match, "audit/bluffs")
-        return jsonify({"match_id": match.match_id, "ruleset": match.ruleset_id, "version": match.version,
-                        "viewer": viewer.label, "calls": bluff_audit(g.matches, match, viewer)})
+        return jsonify(
+            {
+                "match_id": match.match_id,
+                "ruleset": match.ruleset_id,
+                "version": match.version,
+                "viewer": viewer.label,
+                "calls": bluff_audit(g.matches, match, viewer),
+            }
+        )
 
 
 class BluffCalls(MethodView):
@@ -32,9 +39,12 @@ class BluffCalls(MethodView):
     def get(self) -> Response:
         """Bluff calls across matches (public parts), oldest first, filtered and paged."""
         calls, cursor = gambit().index.bluff_calls(
-            match_id=text_arg("match_id"), tournament_id=text_arg("tournament_id"),
-            verdict=choice_arg("verdict", ("true", "false")), after=int_arg("after", None, minimum=0),
-            limit=int_arg("limit", 50, minimum=1, maximum=MAX_PAGE))
+            match_id=text_arg("match_id"),
+            tournament_id=text_arg("tournament_id"),
+            verdict=choice_arg("verdict", ("true", "false")),
+            after=int_arg("after", None, minimum=0),
+            limit=int_arg("limit", 50, minimum=1, maximum=MAX_PAGE),
+        )
         return jsonify({"bluff_calls": calls, "next": None if cursor is None else str(cursor)})
 
 

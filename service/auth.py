@@ -64,8 +64,13 @@ def note_organizer_read(match: Match, resource: str, version: int | None = None)
         return
     matches = gambit().matches
     tournament = matches.tournament(match.tournament_id)
-    matches.record_secret_read(tournament.tournament_id, organizer_id(tournament), match.match_id, resource,
-                               match.version if version is None else version)
+    matches.record_secret_read(
+        tournament.tournament_id,
+        organizer_id(tournament),
+        match.match_id,
+        resource,
+        match.version if version is None else version,
+    )
 
 
 def seat_caller(match: Match) -> str:

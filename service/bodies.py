@@ -7,7 +7,7 @@ import math
 import typing
 from dataclasses import MISSING
 from dataclasses import fields as dataclass_fields
-from functools import lru_cache
+from functools import cache
 from types import ModuleType, UnionType
 from typing import Any
 
@@ -60,8 +60,10 @@ class _Refused:
 
 _NOT_FINITE = "NaN, Infinity and -Infinity are not JSON numbers"
 _FRACTION = "numbers must be integers (no field of this API takes a fraction or an exponent)"
-_OUT_OF_RANGE = (f"integers must be within -{MAX_JSON_INT}..{MAX_JSON_INT} (|n| <= 2**53 - 1), "
-                 "the range every JSON reader keeps exact")
+_OUT_OF_RANGE = (
+    f"integers must be within -{MAX_JSON_INT}..{MAX_JSON_INT} (|n| <= 2**53 - 1), "
+    "the range every JSON reader keeps exact"
+)
 _SURROGATE = "a lone UTF-16 surrogate (\\ud800-\\udfff not in a pair) is not text"
 _SURROGATE_KEY = "the key holds a lone UTF-16 surrogate (\\ud800-\\udfff not in a pair), which is not text"
 # A longer run of digits is always out of range; refusing it before int() also keeps Python's
@@ -135,8 +137,9 @@ def json_body() -> Any:
         raise Problem(415, "unsupported_media_type", "send the body as application/json")
     raw = request.get_data(cache=True)
     try:
-        body = json.loads(raw or b"null", parse_int=_parse_int, parse_float=_parse_float,
-                          parse_constant=_parse_constant)
+        body = json.loads(
+            raw or b"null", parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant
+        )
     except RecursionError:
         raise Problem(400, "json_too_deep", f"the body nests deeper than {MAX_JSON_DEPTH} levels") from None
     except ValueError:
@@ -180,15 +183,21 @@ def _field_for(annotation: Any, required: bool) -> fields.Field:
     if origin is dict:
         _, value_type = typing.get_args(annotation)
         if typing.get_origin(value_type) is tuple:
-            values: fields.Field = fields.List(StrictString(validate=validate.Length(max=200)), validate=validate.Length(max=64))
+            values: fields.Field = fields.List(
+                StrictString(validate=validate.Length(max=200)), validate=validate.Length(max=64)
+            )
         else:
             values = StrictString(validate=validate.Length(max=200))
-        return fields.Dict(keys=StrictString(validate=validate.Length(max=200)), values=values,
-                           validate=validate.Length(max=64), **kwargs)
+        return fields.Dict(
+            keys=StrictString(validate=validate.Length(max=200)),
+            values=values,
+            validate=validate.Length(max=64),
+            **kwargs,
+        )
     raise TypeError(f"unsupported command field type {annotation!r}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def command_schema(command_cls: type[Command]) -> Schema:
     """The body schema of one command class, derived from its dataclass fields."""
     hints = typing.get_type_hints(command_cls)
@@ -229,15 +238,19 @@ def _json_schema_for(annotation: Any) -> tuple[dict, str, bool]:
     return schema, name, nullable
 
 
-@lru_cache(maxsize=None)
+@cache
 def command_fields(command_cls: type[Command]) -> tuple[dict, ...]:
     """Each field of a command body: name, type, whether it is required or nullable, its default."""
     hints = typing.get_type_hints(command_cls)
     out = []
     for f in dataclass_fields(command_cls):
         _, name, nullable = _json_schema_for(hints[f.name])
-        entry: dict[str, Any] = {"name": f.name, "type": name, "required": f.default is MISSING
-                                 and f.default_factory is MISSING, "nullable": nullable}
+        entry: dict[str, Any] = {
+            "name": f.name,
+            "type": name,
+            "required": f.default is MISSING and f.default_factory is MISSING,
+            "nullable": nullable,
+        }
         if not entry["required"]:
             default = f.default if f.default is not MISSING else f.default_factory()
             entry["default"] = list(default) if isinstance(default, tuple) else default
@@ -245,7 +258,7 @@ def command_fields(command_cls: type[Command]) -> tuple[dict, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def command_json_schema(command_cls: type[Command]) -> dict:
     """The JSON Schema of one command's body, derived from its dataclass as `command_schema` is."""
     hints = typing.get_type_hints(command_cls)
@@ -265,8 +278,13 @@ def parse_command(ruleset: ModuleType, body: Any) -> Command:
     by_type = {cls.type: cls for cls in ruleset.COMMANDS}
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in by_type:
-        raise Problem(422, "unknown_command", f"'type' must be one of: {', '.join(sorted(by_type))}",
-                      rule="unknown_command", types=sorted(by_type))
+        raise Problem(
+            422,
+            "unknown_command",
+            f"'type' must be one of: {', '.join(sorted(by_type))}",
+            rule="unknown_command",
+            types=sorted(by_type),
+        )
     command_cls = by_type[kind]
     loaded = load(command_schema(command_cls), body)
     loaded.pop("type")

@@ -23,7 +23,8 @@ def _serve(args: argparse.Namespace) -> int:
 
         def load_config(self) -> None:
             conf_file = os.environ.get("GAMBIT_GUNICORN_CONFIG") or os.path.join(
-                os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "deploy", "gunicorn.conf.py")
+                os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "deploy", "gunicorn.conf.py"
+            )
             if os.path.exists(conf_file):
                 for key, value in runpy.run_path(conf_file).items():
                     if key in self.cfg.settings and value is not None:
@@ -53,7 +54,9 @@ def _project(args: argparse.Namespace) -> int:
     gambit = build_gambit(Settings.from_env())
     try:
         if args.rebuild:
-            print(f"gambit project: rebuilt {args.rebuild} from {rebuild(gambit.index, args.rebuild)} records", flush=True)
+            print(
+                f"gambit project: rebuilt {args.rebuild} from {rebuild(gambit.index, args.rebuild)} records", flush=True
+            )
             return 0
         if args.once:
             print(f"gambit project: folded {gambit.index.catch_up()} records", flush=True)
@@ -61,8 +64,10 @@ def _project(args: argparse.Namespace) -> int:
         stop = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())
-        print(f"gambit project: following {gambit.settings.database_url} from position {gambit.index.position()}",
-              flush=True)
+        print(
+            f"gambit project: following {gambit.settings.database_url} from position {gambit.index.position()}",
+            flush=True,
+        )
         follow(gambit.index, stop, on_batch=lambda n: print(f"gambit project: folded {n} records", flush=True))
         return 0
     finally:
@@ -79,24 +84,35 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--workers", type=int, default=None)
     serve.set_defaults(func=_serve)
     project = sub.add_parser("project", help="run the cross-match read models as their own process")
-    project.add_argument("--rebuild", metavar="NAME", choices=PROJECTIONS,
-                         help="rebuild this read model from the whole store, then exit")
+    project.add_argument(
+        "--rebuild", metavar="NAME", choices=PROJECTIONS, help="rebuild this read model from the whole store, then exit"
+    )
     project.add_argument("--once", action="store_true", help="catch up once and exit")
     project.set_defaults(func=_project)
     verify = sub.add_parser("verify", help="verify a match export (or a directory of them) offline")
     verify.add_argument("path", help="an export .ndjson file, or a directory of them (a tournament)")
     verify.add_argument("--key", help="the service public key: base64, a file, or a saved /.well-known document")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
-    verify.add_argument("--receipt", action="append", default=[], metavar="FILE",
-                        help="receipts a seat kept from write responses (repeatable): the export must hold each")
+    verify.add_argument(
+        "--receipt",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="receipts a seat kept from write responses (repeatable): the export must hold each",
+    )
     verify.set_defaults(func=lambda a: run_verify(a.path, a.key, a.json, receipts=a.receipt))
     export = sub.add_parser("export", help="export a match (or a tournament's matches) from the store")
     target = export.add_mutually_exclusive_group(required=True)
     target.add_argument("match_id", nargs="?", help="the match to export")
     target.add_argument("--tournament", help="export every match of this tournament into a directory")
     export.add_argument("-o", "--output", help="the file (or, with --tournament, the directory) to write")
-    export.add_argument("--as", dest="role", choices=sorted(ROLES), default="organizer",
-                        help="whose form of the records to write (default: organizer, every secret)")
+    export.add_argument(
+        "--as",
+        dest="role",
+        choices=sorted(ROLES),
+        default="organizer",
+        help="whose form of the records to write (default: organizer, every secret)",
+    )
     export.set_defaults(func=lambda a: run_export(a.match_id, a.tournament, a.output, ROLES[a.role]))
     args = parser.parse_args(argv)
     try:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Response, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 from flask import g as flask_g
 from flask.views import MethodView
-from flask import Blueprint
 
 from domain.ruleset import ORGANIZER
 from projections.records import record_form, viewer_for
@@ -52,7 +51,9 @@ class Commands(MethodView):
         command = parse_command(match.ruleset, body)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY):
-            raise Problem(400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
+            raise Problem(
+                400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters"
+            )
         first, last, match = g.matches.act(match_id, seat, command, etag_version(), key, loaded=match)
         return recorded(match, first, last, viewer_for(match, "seat", seat))
 

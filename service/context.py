@@ -35,8 +35,13 @@ class Gambit:
         Never a receipt minted now: if records lie past the newest receipt, or the match fails
         its integrity checks, the trailer says so (and `gambit verify` fails the export).
         """
-        receipt = match.receipt or {"match_id": match.match_id, "version": 0, "head": None, "key_id": None,
-                                    "signature": None}
+        receipt = match.receipt or {
+            "match_id": match.match_id,
+            "version": 0,
+            "head": None,
+            "key_id": None,
+            "signature": None,
+        }
         trailer = {"trailer": RECEIPT_FORMAT, **receipt}
         if receipt["version"] < match.version:
             trailer["unreceipted"] = {"from": receipt["version"] + 1, "to": match.version}
@@ -102,9 +107,8 @@ def etag_version() -> int | None:
     if raw is None:
         return None
     value = raw.strip()
-    if value.startswith("W/"):
-        value = value[2:]
+    value = value.removeprefix("W/")
     value = value.strip('"')
     if not value.isdigit():
-        raise Problem(412, "precondition_failed", "If-Match must be the match version as an ETag, e.g. \"12\"")
+        raise Problem(412, "precondition_failed", 'If-Match must be the match version as an ETag, e.g. "12"')
     return int(value)

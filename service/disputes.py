@@ -34,8 +34,9 @@ class AmendedOutcome(Schema):
         # Rulesets' outcomes carry their own facts (scores, hands); an amendment may restate them.
         unknown = INCLUDE
 
-    winners = fields.List(StrictString(validate=validate.Length(min=1, max=64)), required=True,
-                          validate=validate.Length(max=16))
+    winners = fields.List(
+        StrictString(validate=validate.Length(min=1, max=64)), required=True, validate=validate.Length(max=16)
+    )
     reason = StrictString(validate=validate.Length(min=1, max=200))
 
 
@@ -57,8 +58,13 @@ class Disputes(MethodView):
         limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
         later = [d for d in match.disputes.values() if d["dispute"] > after]
         page = later[:limit]
-        return jsonify({"match_id": match.match_id, "disputes": page,
-                        "next_after": page[-1]["dispute"] if len(later) > limit else None})
+        return jsonify(
+            {
+                "match_id": match.match_id,
+                "disputes": page,
+                "next_after": page[-1]["dispute"] if len(later) > limit else None,
+            }
+        )
 
     def post(self, match_id: str) -> Response:
         """File a dispute against a bluff call, as a seat of the match or its organizer."""
@@ -88,8 +94,9 @@ class Ruling(MethodView):
             raise Problem(403, "not_organizer", "only a tournament's organizer may rule, and this match has none")
         organizer_of(g.matches.tournament(match.tournament_id))
         body = load(RulingBody())
-        first, last, match = g.matches.rule_dispute(match_id, number, body["decision"], body["note"],
-                                                    body["amended_outcome"])
+        first, last, match = g.matches.rule_dispute(
+            match_id, number, body["decision"], body["note"], body["amended_outcome"]
+        )
         return recorded(match, first, last, viewer_for(match, ORGANIZER))
 
 

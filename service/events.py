@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 from flask.views import MethodView
 
+from domain.ruleset import ORGANIZER
 from projections.records import record_form, viewer_for
 from projections.views import as_json, opened_forms, records_page
-from domain.ruleset import ORGANIZER
 from service.auth import caller, note_organizer_read
 from service.context import gambit, int_arg
 

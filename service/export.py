@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from flask import Blueprint, Response, stream_with_context
 from flask.views import MethodView

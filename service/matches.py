@@ -30,8 +30,9 @@ class JoinBody(Schema):
 
     name = StrictString(required=True, validate=validate.Length(min=1, max=64))
     seat = StrictString(allow_none=True, load_default=None, validate=validate.Length(max=32))
-    client_seed = StrictString(load_default="", validate=validate.Regexp(r"^(?:[0-9a-fA-F]{2}){0,64}$",
-                                                                           error="must be hex, at most 64 bytes"))
+    client_seed = StrictString(
+        load_default="", validate=validate.Regexp(r"^(?:[0-9a-fA-F]{2}){0,64}$", error="must be hex, at most 64 bytes")
+    )
     options = fields.Dict(keys=fields.String(), load_default=dict)
 
 
@@ -73,12 +74,19 @@ class MatchCollection(MethodView):
     def get(self) -> Response:
         """List matches, newest first, filtered by status, ruleset and tournament."""
         g = gambit()
-        ids, cursor = g.index.matches(status=choice_arg("status", ("open", "active", "finished")),
-                                      ruleset=text_arg("ruleset"), tournament_id=text_arg("tournament_id"),
-                                      after=int_arg("after", None, minimum=0),
-                                      limit=int_arg("limit", 50, minimum=1, maximum=MAX_PAGE))
-        return jsonify({"matches": [full_summary(g.matches.match(i)) for i in ids],
-                        "next": None if cursor is None else str(cursor)})
+        ids, cursor = g.index.matches(
+            status=choice_arg("status", ("open", "active", "finished")),
+            ruleset=text_arg("ruleset"),
+            tournament_id=text_arg("tournament_id"),
+            after=int_arg("after", None, minimum=0),
+            limit=int_arg("limit", 50, minimum=1, maximum=MAX_PAGE),
+        )
+        return jsonify(
+            {
+                "matches": [full_summary(g.matches.match(i)) for i in ids],
+                "next": None if cursor is None else str(cursor),
+            }
+        )
 
 
 class MatchItem(MethodView):
@@ -97,10 +105,18 @@ class Seats(MethodView):
         g = gambit()
         g.matches.match(match_id)  # an unknown match is a 404 whatever the body says
         body = load(JoinBody())
-        seat, token, match = g.matches.join(match_id, body["name"], body["seat"], body["client_seed"].lower(),
-                                            body["options"])
-        response = jsonify({"seat": seat, "token": token, "match_id": match.match_id, "version": match.version,
-                            "receipt": match.receipt})
+        seat, token, match = g.matches.join(
+            match_id, body["name"], body["seat"], body["client_seed"].lower(), body["options"]
+        )
+        response = jsonify(
+            {
+                "seat": seat,
+                "token": token,
+                "match_id": match.match_id,
+                "version": match.version,
+                "receipt": match.receipt,
+            }
+        )
         response.status_code = 201
         response.headers["Cache-Control"] = "no-store"
         return response

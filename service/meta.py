@@ -32,14 +32,21 @@ class Ready(MethodView):
         try:
             lag = g.index.lag()
         except Exception as exc:  # any store failure means not ready, whatever the driver raised
-            return problem_response(Problem(503, "not_ready", f"the store does not answer ({type(exc).__name__})",
-                                            "Not ready"))
+            return problem_response(
+                Problem(503, "not_ready", f"the store does not answer ({type(exc).__name__})", "Not ready")
+            )
         alerts = _standing_alerts(g)
         if alerts:
-            return problem_response(Problem(503, "integrity_alert",
-                                            f"{len(alerts)} match(es) hold records this service did not write or "
-                                            "sign; see `alerts` and the application log", "Integrity alert",
-                                            alerts=alerts))
+            return problem_response(
+                Problem(
+                    503,
+                    "integrity_alert",
+                    f"{len(alerts)} match(es) hold records this service did not write or "
+                    "sign; see `alerts` and the application log",
+                    "Integrity alert",
+                    alerts=alerts,
+                )
+            )
         return jsonify({"status": "ready", "projection_lag": lag})
 
 
@@ -80,8 +87,13 @@ class Rulesets(MethodView):
         out = []
         for ruleset_id in rulesets.available():
             module = rulesets.get(ruleset_id)
-            out.append({"ruleset": ruleset_id, "default_config": config_to_dict(module.Config()),
-                        "commands": sorted(cls.type for cls in module.COMMANDS)})
+            out.append(
+                {
+                    "ruleset": ruleset_id,
+                    "default_config": config_to_dict(module.Config()),
+                    "commands": sorted(cls.type for cls in module.COMMANDS),
+                }
+            )
         return jsonify({"rulesets": out})
 
 
@@ -91,13 +103,31 @@ class RulesetItem(MethodView):
     def get(self, ruleset_id: str) -> Response:
         """One ruleset: its default config, every command type with its fields, and its public catalogue."""
         if ruleset_id not in rulesets.available():
-            raise Problem(404, "ruleset_not_found", f"no ruleset {ruleset_id!r} is played here",
-                          "Ruleset not found", rulesets=rulesets.available())
+            raise Problem(
+                404,
+                "ruleset_not_found",
+                f"no ruleset {ruleset_id!r} is played here",
+                "Ruleset not found",
+                rulesets=rulesets.available(),
+            )
         module = rulesets.get(ruleset_id)
-        commands = [{"type": cls.type, "summary": _summary(cls), "fields": list(command_fields(cls)),
-                     "schema": command_json_schema(cls)} for cls in sorted(module.COMMANDS, key=lambda c: c.type)]
-        return jsonify({"ruleset": ruleset_id, "default_config": config_to_dict(module.Config()), "commands": commands,
-                        "catalogue": module.catalogue()})
+        commands = [
+            {
+                "type": cls.type,
+                "summary": _summary(cls),
+                "fields": list(command_fields(cls)),
+                "schema": command_json_schema(cls),
+            }
+            for cls in sorted(module.COMMANDS, key=lambda c: c.type)
+        ]
+        return jsonify(
+            {
+                "ruleset": ruleset_id,
+                "default_config": config_to_dict(module.Config()),
+                "commands": commands,
+                "catalogue": module.catalogue(),
+            }
+        )
 
 
 def _summary(command_cls: type) -> str:

@@ -30,9 +30,20 @@ _MATCH_ERROR_STATUS = {
     errors.IntegrityAlert: 503,
 }
 
-_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
-               406: "not_acceptable", 409: "conflict", 412: "precondition_failed", 413: "body_too_large",
-               415: "unsupported_media_type", 422: "invalid_body", 429: "too_many_requests"}
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    412: "precondition_failed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_body",
+    429: "too_many_requests",
+}
 
 
 class Problem(Exception):
@@ -49,8 +60,14 @@ class Problem(Exception):
 
 def problem_response(problem: Problem, headers: dict | None = None) -> Response:
     """Render a problem as an application/problem+json response."""
-    body = {"type": PROBLEM_TYPE + problem.code, "title": problem.title, "status": problem.status,
-            "detail": problem.detail, "code": problem.code, **problem.extra}
+    body = {
+        "type": PROBLEM_TYPE + problem.code,
+        "title": problem.title,
+        "status": problem.status,
+        "detail": problem.detail,
+        "code": problem.code,
+        **problem.extra,
+    }
     return Response(json.dumps(body), status=problem.status, mimetype="application/problem+json", headers=headers)
 
 
@@ -77,8 +94,9 @@ def install(app: Flask) -> None:
         headers = {"Allow": exc.valid_methods} if getattr(exc, "valid_methods", None) else None
         if headers:
             headers = {"Allow": ", ".join(headers["Allow"])}
-        return problem_response(Problem(status, _HTTP_CODES.get(status, "http_error"), exc.description or exc.name,
-                                        exc.name), headers)
+        return problem_response(
+            Problem(status, _HTTP_CODES.get(status, "http_error"), exc.description or exc.name, exc.name), headers
+        )
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:

@@ -111,7 +111,14 @@ def install(app: Flask, config: Limits) -> None:
         wait = max(waits)
         if wait > 0:
             seconds = max(1, math.ceil(wait))
-            return problem_response(Problem(429, "rate_limited", f"too many requests; retry in {seconds} s",
-                                            "Too many requests", retry_after=seconds),
-                                    headers={"Retry-After": str(seconds)})
+            return problem_response(
+                Problem(
+                    429,
+                    "rate_limited",
+                    f"too many requests; retry in {seconds} s",
+                    "Too many requests",
+                    retry_after=seconds,
+                ),
+                headers={"Retry-After": str(seconds)},
+            )
         return None

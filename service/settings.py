@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from service.ratelimit import Limit, Limits
 
@@ -52,27 +52,31 @@ class Settings:
         env = os.environ if env is None else env
         data_dir = env.get("GAMBIT_DATA_DIR", DEFAULT_DATA_DIR)
         url = env.get("GAMBIT_DATABASE_URL") or f"sqlite:///{os.path.join(data_dir, 'gambit.sqlite3')}"
-        return cls(database_url=url, data_dir=data_dir,
-                   max_body_bytes=int(env.get("GAMBIT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
-                   signing_key=env.get("GAMBIT_SIGNING_KEY") or None,
-                   previous_signing_keys=tuple(k.strip() for k in env.get("GAMBIT_PREVIOUS_SIGNING_KEYS", "").split(",")
-                                               if k.strip()),
-                   rate_limit_per_address=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_ADDRESS", DEFAULT_ADDRESS_LIMIT)),
-                   rate_limit_per_token=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_TOKEN", DEFAULT_TOKEN_LIMIT)),
-                   match_creation_limit=Limit.parse(env.get("GAMBIT_MATCH_CREATION_LIMIT",
-                                                            DEFAULT_MATCH_CREATION_LIMIT)),
-                   rate_limit_storage=env.get("GAMBIT_RATE_LIMIT_STORAGE") or "memory://",
-                   max_disputes_per_filer=int(env.get("GAMBIT_MAX_DISPUTES_PER_FILER", DEFAULT_MAX_DISPUTES_PER_FILER)),
-                   max_streams=int(env.get("GAMBIT_MAX_STREAMS", DEFAULT_MAX_STREAMS)),
-                   max_streams_per_client=int(env.get("GAMBIT_MAX_STREAMS_PER_CLIENT", DEFAULT_MAX_STREAMS_PER_CLIENT)),
-                   stream_watch=_one_of(env, "GAMBIT_STREAM_WATCH", ("poll", "listen"), "poll"),
-                   trusted_proxies=int(env.get("GAMBIT_TRUSTED_PROXIES", "0")))
+        return cls(
+            database_url=url,
+            data_dir=data_dir,
+            max_body_bytes=int(env.get("GAMBIT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
+            signing_key=env.get("GAMBIT_SIGNING_KEY") or None,
+            previous_signing_keys=tuple(
+                k.strip() for k in env.get("GAMBIT_PREVIOUS_SIGNING_KEYS", "").split(",") if k.strip()
+            ),
+            rate_limit_per_address=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_ADDRESS", DEFAULT_ADDRESS_LIMIT)),
+            rate_limit_per_token=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_TOKEN", DEFAULT_TOKEN_LIMIT)),
+            match_creation_limit=Limit.parse(env.get("GAMBIT_MATCH_CREATION_LIMIT", DEFAULT_MATCH_CREATION_LIMIT)),
+            rate_limit_storage=env.get("GAMBIT_RATE_LIMIT_STORAGE") or "memory://",
+            max_disputes_per_filer=int(env.get("GAMBIT_MAX_DISPUTES_PER_FILER", DEFAULT_MAX_DISPUTES_PER_FILER)),
+            max_streams=int(env.get("GAMBIT_MAX_STREAMS", DEFAULT_MAX_STREAMS)),
+            max_streams_per_client=int(env.get("GAMBIT_MAX_STREAMS_PER_CLIENT", DEFAULT_MAX_STREAMS_PER_CLIENT)),
+            stream_watch=_one_of(env, "GAMBIT_STREAM_WATCH", ("poll", "listen"), "poll"),
+            trusted_proxies=int(env.get("GAMBIT_TRUSTED_PROXIES", "0")),
+        )
 
     @property
     def limits(self) -> Limits:
         """The rate limits, with the store they count in."""
-        return Limits(self.rate_limit_per_address, self.rate_limit_per_token, self.match_creation_limit,
-                      self.rate_limit_storage)
+        return Limits(
+            self.rate_limit_per_address, self.rate_limit_per_token, self.match_creation_limit, self.rate_limit_storage
+        )
 
 
 def _one_of(env: Mapping[str, str], name: str, allowed: tuple[str, ...], default: str) -> str:

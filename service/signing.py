@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -50,7 +50,9 @@ class Signer:
                 return cls(_private_from_pem(handle.read()), previous)
         os.makedirs(data_dir, exist_ok=True)
         key = Ed25519PrivateKey.generate()
-        pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        pem = key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
         # Workers start together: the key is written in full under a private name, then linked
         # into place atomically, so no worker ever reads a half-written file.
         draft = f"{path}.{os.getpid()}.tmp"
@@ -75,20 +77,30 @@ class Signer:
 
     def derived_key(self, purpose: str) -> bytes:
         """A secret key for one purpose (sealing snapshots), derived from the signing key."""
-        raw = self._key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                                      serialization.NoEncryption())
+        raw = self._key.private_bytes(
+            serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+        )
         return hashlib.sha256(b"gambit-derived-key\0" + purpose.encode() + b"\0" + raw).digest()
 
     def public_key_document(self) -> dict:
         """What /.well-known/gambit-signing-key serves."""
-        return {"algorithm": ALGORITHM, "public_key": self.public_key_b64, "key_id": self.key_id,
-                "signs": "canonical({\"match_id\", \"version\", \"head\"})"}
+        return {
+            "algorithm": ALGORITHM,
+            "public_key": self.public_key_b64,
+            "key_id": self.key_id,
+            "signs": 'canonical({"match_id", "version", "head"})',
+        }
 
     def receipt(self, match_id: str, version: int, head: str) -> dict:
         """A signed receipt for a match's chain head at a version."""
         signature = self._key.sign(receipt_message(match_id, version, head))
-        return {"match_id": match_id, "version": version, "head": head, "key_id": self.key_id,
-                "signature": base64.b64encode(signature).decode()}
+        return {
+            "match_id": match_id,
+            "version": version,
+            "head": head,
+            "key_id": self.key_id,
+            "signature": base64.b64encode(signature).decode(),
+        }
 
 
 def _private_from_pem(pem: bytes) -> Ed25519PrivateKey:
@@ -102,8 +114,10 @@ def verify_receipt(public_key_b64: str, receipt: dict) -> bool:
     """Whether a receipt's signature is the key's signature of its match id, version and head."""
     try:
         key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key_b64))
-        key.verify(base64.b64decode(receipt["signature"]),
-                   receipt_message(receipt["match_id"], receipt["version"], receipt["head"]))
+        key.verify(
+            base64.b64decode(receipt["signature"]),
+            receipt_message(receipt["match_id"], receipt["version"], receipt["head"]),
+        )
     except (InvalidSignature, KeyError, ValueError, TypeError):
         return False
     return True

@@ -167,5 +167,10 @@ class StreamHub:
 
 
 def _full(detail: str) -> Problem:
-    return Problem(503, "too_many_streams", f"{detail}; retry in {RETRY_AFTER_SECONDS} s", "Too many streams",
-                   retry_after=RETRY_AFTER_SECONDS)
+    return Problem(
+        503,
+        "too_many_streams",
+        f"{detail}; retry in {RETRY_AFTER_SECONDS} s",
+        "Too many streams",
+        retry_after=RETRY_AFTER_SECONDS,
+    )

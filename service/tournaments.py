@@ -7,10 +7,10 @@ from flask.views import MethodView
 from marshmallow import Schema, validate
 
 from projections.standings import standings
-from service.matches import full_summary
 from service.auth import organizer_of
 from service.bodies import StrictString, load
 from service.context import gambit, int_arg
+from service.matches import full_summary
 
 bp = Blueprint("tournaments", __name__)
 
@@ -40,8 +40,14 @@ class TournamentCollection(MethodView):
         """Create a tournament; the organizer key is shown only in this response."""
         body = load(CreateTournamentBody())
         tournament, key = gambit().matches.create_tournament(body["name"])
-        response = jsonify({"tournament_id": tournament.tournament_id, "name": tournament.name,
-                            "organizer_key": key, "created_at": tournament.created_at})
+        response = jsonify(
+            {
+                "tournament_id": tournament.tournament_id,
+                "name": tournament.name,
+                "organizer_key": key,
+                "created_at": tournament.created_at,
+            }
+        )
         response.status_code = 201
         response.headers["Location"] = url_for("tournaments.tournament", tournament_id=tournament.tournament_id)
         response.headers["Cache-Control"] = "no-store"
@@ -61,11 +67,17 @@ class TournamentItem(MethodView):
         after = int_arg("after", 0, minimum=0)
         limit = int_arg("limit", 100, minimum=1, maximum=200)
         matches = [g.matches.match(i) for i in _tournament_match_ids(tournament.tournament_id)]
-        page = matches[after:after + limit]
-        return jsonify({"tournament_id": tournament.tournament_id, "name": tournament.name,
-                        "created_at": tournament.created_at, "matches": [full_summary(m) for m in page],
-                        "next_after": after + limit if len(matches) > after + limit else None,
-                        "standings": standings(matches)})
+        page = matches[after : after + limit]
+        return jsonify(
+            {
+                "tournament_id": tournament.tournament_id,
+                "name": tournament.name,
+                "created_at": tournament.created_at,
+                "matches": [full_summary(m) for m in page],
+                "next_after": after + limit if len(matches) > after + limit else None,
+                "standings": standings(matches),
+            }
+        )
 
 
 class TournamentDisputes(MethodView):
@@ -81,8 +93,13 @@ class TournamentDisputes(MethodView):
         # `after` counts the entries already read: the queue's order (open first) is not by one key.
         page = g.index.disputes(tournament.tournament_id, offset=after, limit=limit + 1)
         more = len(page) > limit
-        return jsonify({"tournament_id": tournament.tournament_id, "disputes": page[:limit],
-                        "next_after": after + limit if more else None})
+        return jsonify(
+            {
+                "tournament_id": tournament.tournament_id,
+                "disputes": page[:limit],
+                "next_after": after + limit if more else None,
+            }
+        )
 
 
 class AccessLog(MethodView):
@@ -96,12 +113,25 @@ class AccessLog(MethodView):
         after = int_arg("after", 0, minimum=0)
         limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
         events = g.matches.access_trail(tournament.tournament_id, after=after, limit=limit)
-        entries = [{"entry": e.originator_version - 1, "organizer": e.organizer, "match_id": e.match_id,
-                    "resource": e.resource, "match_version": e.match_version, "at": e.timestamp.isoformat()}
-                   for e in events]
+        entries = [
+            {
+                "entry": e.originator_version - 1,
+                "organizer": e.organizer,
+                "match_id": e.match_id,
+                "resource": e.resource,
+                "match_version": e.match_version,
+                "at": e.timestamp.isoformat(),
+            }
+            for e in events
+        ]
         more = bool(entries) and entries[-1]["entry"] < tournament.reads
-        return jsonify({"tournament_id": tournament.tournament_id, "entries": entries,
-                        "next_after": entries[-1]["entry"] if more else None})
+        return jsonify(
+            {
+                "tournament_id": tournament.tournament_id,
+                "entries": entries,
+                "next_after": entries[-1]["entry"] if more else None,
+            }
+        )
 
 
 bp.add_url_rule("/tournaments", view_func=TournamentCollection.as_view("tournaments"))

@@ -37,7 +37,9 @@ def load_public_key(value: str) -> str:
         try:
             text = json.loads(text)["public_key"]
         except (ValueError, KeyError, TypeError):
-            raise UsageError("the key document has no \"public_key\" (save /.well-known/gambit-signing-key as is)") from None
+            raise UsageError(
+                'the key document has no "public_key" (save /.well-known/gambit-signing-key as is)'
+            ) from None
     if not isinstance(text, str) or _raw_key(text) is None:
         raise UsageError("the key is not an Ed25519 public key (32 bytes, base64)")
     return text
@@ -63,16 +65,21 @@ def export_files(path: str) -> list[str]:
 
 def render(report: Report, out: TextIO) -> None:
     """A readable report."""
-    out.write(f"{report.verdict}  {report.source}\n  match {report.match_id} ({report.ruleset}), {report.records} records\n")
-    for check in report.checks:
-        out.write(f"  [{MARKS[check.status]}] {check.name}: {check.detail}\n")
-    for call in report.calls:
-        out.write(f"  call at v{call.get('call_version')} by {call.get('caller')} on {call.get('claimant')}'s claim "
-                  f"{call.get('power') or call.get('claim') or ''}: verdict {call.get('verdict')} "
-                  f"(ruling v{call['ruling_version']}, evidence {call['evidence']})\n")
-    for dispute in report.disputes:
-        out.write(f"  {dispute['kind']} v{dispute['version']}: dispute {dispute.get('dispute')} "
-                  f"{dispute.get('decision') or dispute.get('reason') or ''}\n")
+    out.write(
+        f"{report.verdict}  {report.source}\n  match {report.match_id} ({report.ruleset}), {report.records} records\n"
+    )
+    out.writelines(f"  [{MARKS[check.status]}] {check.name}: {check.detail}\n" for check in report.checks)
+    out.writelines(
+        f"  call at v{call.get('call_version')} by {call.get('caller')} on {call.get('claimant')}'s claim "
+        f"{call.get('power') or call.get('claim') or ''}: verdict {call.get('verdict')} "
+        f"(ruling v{call['ruling_version']}, evidence {call['evidence']})\n"
+        for call in report.calls
+    )
+    out.writelines(
+        f"  {dispute['kind']} v{dispute['version']}: dispute {dispute.get('dispute')} "
+        f"{dispute.get('decision') or dispute.get('reason') or ''}\n"
+        for dispute in report.disputes
+    )
 
 
 def _read_lines(name: str) -> list[str]:
@@ -94,8 +101,11 @@ def load_receipts(paths: list[str]) -> list[dict]:
         except OSError as exc:
             raise UsageError(f"cannot read the receipt file {path}: {exc.strerror or exc}") from None
         try:
-            value = json.loads(text) if text.startswith("[") else [json.loads(line) for line in text.splitlines()
-                                                                    if line.strip()]
+            value = (
+                json.loads(text)
+                if text.startswith("[")
+                else [json.loads(line) for line in text.splitlines() if line.strip()]
+            )
         except ValueError:
             raise UsageError(f"{path} holds no JSON receipts") from None
         for item in value:
@@ -106,8 +116,14 @@ def load_receipts(paths: list[str]) -> list[dict]:
     return found
 
 
-def run_verify(path: str, key: str | None, as_json: bool, out: TextIO = sys.stdout, err: TextIO = sys.stderr,
-               receipts: list[str] | None = None) -> int:
+def run_verify(
+    path: str,
+    key: str | None,
+    as_json: bool,
+    out: TextIO = sys.stdout,
+    err: TextIO = sys.stderr,
+    receipts: list[str] | None = None,
+) -> int:
     """Verify one export or a directory of them.
 
     Exit code: 0 every export VERIFIED (with a key); 1 any FAILED; 3 none failed but no key
@@ -125,6 +141,7 @@ def run_verify(path: str, key: str | None, as_json: bool, out: TextIO = sys.stdo
     check = None if public_key is None else signed_by(public_key)
     reports = []
     for name in files:
+
         def progress(done: int, name: str = name) -> None:
             err.write(f"\r{os.path.basename(name)}: {done} records checked")
             err.flush()
@@ -142,8 +159,11 @@ def run_verify(path: str, key: str | None, as_json: bool, out: TextIO = sys.stdo
     verdicts = {r.verdict for r in reports}
     overall = FAILED if FAILED in verdicts else UNSIGNED if UNSIGNED in verdicts else VERIFIED
     if as_json:
-        out.write(json.dumps({"ok": overall == VERIFIED, "verdict": overall, "reports": [r.as_dict() for r in reports]},
-                             indent=2))
+        out.write(
+            json.dumps(
+                {"ok": overall == VERIFIED, "verdict": overall, "reports": [r.as_dict() for r in reports]}, indent=2
+            )
+        )
         out.write("\n")
     return {VERIFIED: EXIT_VERIFIED, FAILED: EXIT_FAILED, UNSIGNED: EXIT_UNSIGNED}[overall]
 

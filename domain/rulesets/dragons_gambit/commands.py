@@ -98,12 +98,25 @@ class CallFinalGambit(Command):
 
 
 COMMANDS: tuple[type[Command], ...] = (
-    PeekCards, DrawCard, SwapDrawnCard, DiscardDrawnCard, AddToken, PeekOtherCard, PeekOwnCard, BlindSwap,
-    SkipAbility, TakeDiscard, CallFinalGambit,
+    PeekCards,
+    DrawCard,
+    SwapDrawnCard,
+    DiscardDrawnCard,
+    AddToken,
+    PeekOtherCard,
+    PeekOwnCard,
+    BlindSwap,
+    SkipAbility,
+    TakeDiscard,
+    CallFinalGambit,
 )
 
 # The commands that use an ability, and which of them answers which face.
 ABILITY_COMMANDS: tuple[type[Command], ...] = (AddToken, PeekOtherCard, PeekOwnCard, BlindSwap)
 ABILITY_COMMAND: dict[int, type[Command]] = {
-    8: AddToken, 9: PeekOtherCard, 10: PeekOwnCard, 11: AddToken, 12: BlindSwap,
+    8: AddToken,
+    9: PeekOtherCard,
+    10: PeekOwnCard,
+    11: AddToken,
+    12: BlindSwap,
 }

@@ -47,13 +47,18 @@ def peeked_card(state: dict, target: str, slot: int) -> dict:
 
 # --- public parts ------------------------------------------------------------------------------
 
+
 def deal_public(state: dict) -> dict:
     """The public part of a round's deal: the round, who opens it, the grids' and draw pile's sizes."""
     # Every deal shuffles the whole pack: a smaller `n` would leave cards out of the round.
     round_no = state["round"] + 1
-    return {"round": round_no, "first_seat": round_first_seat(state, round_no), "cards_per_seat": GRID_SLOTS,
-            "draw_pile": len(FACE) - GRID_SLOTS * len(state["seats"]),
-            "chance": {"draw": "permutation", "n": len(FACE)}}
+    return {
+        "round": round_no,
+        "first_seat": round_first_seat(state, round_no),
+        "cards_per_seat": GRID_SLOTS,
+        "draw_pile": len(FACE) - GRID_SLOTS * len(state["seats"]),
+        "chance": {"draw": "permutation", "n": len(FACE)},
+    }
 
 
 def reshuffle_public(state: dict) -> dict:
@@ -93,23 +98,38 @@ def token_public(state: dict, seat: str, target: str, slot: int) -> dict:
     """The public part of a token: its +1 or -1 (the discarded card's) and the card's tokens after it."""
     card = state["grids"][target][slot]
     delta = TOKEN_DELTA[state["pending_ability"]["face"]]
-    return {"seat": seat, "target_seat": target, "slot": slot, "delta": delta,
-            "tokens": state["tokens"].get(card, 0) + delta}
+    return {
+        "seat": seat,
+        "target_seat": target,
+        "slot": slot,
+        "delta": delta,
+        "tokens": state["tokens"].get(card, 0) + delta,
+    }
 
 
 def discard_taken_public(state: dict, seat: str, slot: int) -> dict:
     """The public part of taking the top discard into a slot: the card taken and the one put down."""
     taken = state["discard"][-1]
-    return {"seat": seat, "slot": slot, "card": taken, "face": FACE[taken],
-            "discarded": discarded_card(state, state["grids"][seat][slot])}
+    return {
+        "seat": seat,
+        "slot": slot,
+        "card": taken,
+        "face": FACE[taken],
+        "discarded": discarded_card(state, state["grids"][seat][slot]),
+    }
 
 
 def round_end_public(state: dict) -> dict:
     """The public part of a round's end: every hand, totals, penalties, scores and the Final Gambit ruling."""
     # A round ends only through a Final Gambit, so every round end is also the ruling on that call.
     seats, cfg = state["seats"], state["config"]
-    hands = {s: [{"slot": i, "card": c, "face": FACE[c], "tokens": state["tokens"].get(c, 0),
-                  "value": card_value(state, c)} for i, c in enumerate(state["grids"][s])] for s in seats}
+    hands = {
+        s: [
+            {"slot": i, "card": c, "face": FACE[c], "tokens": state["tokens"].get(c, 0), "value": card_value(state, c)}
+            for i, c in enumerate(state["grids"][s])
+        ]
+        for s in seats
+    }
     totals = {s: sum(c["value"] for c in hands[s]) for s in seats}
     lowest = min(totals.values())
     caller = state["caller"]
@@ -120,13 +140,24 @@ def round_end_public(state: dict) -> dict:
         penalties[caller] = cfg["caller_penalty"]
     scores = {s: state["scores"][s] + totals[s] + penalties[s] for s in seats}
     return {
-        "round": state["round"], "hands": hands, "totals": totals,
-        "round_winners": [s for s in seats if totals[s] == lowest], "caller": caller, "penalties": penalties,
-        "scores": scores, "match_over": any(v >= cfg["target_score"] for v in scores.values()),
+        "round": state["round"],
+        "hands": hands,
+        "totals": totals,
+        "round_winners": [s for s in seats if totals[s] == lowest],
+        "caller": caller,
+        "penalties": penalties,
+        "scores": scores,
+        "match_over": any(v >= cfg["target_score"] for v in scores.values()),
         "bluff_call": {
-            "claim_version": state["call_version"], "claimant": caller, "caller": caller,
-            "call_version": state["call_version"], "claim": "lowest_hand", "verdict": "true" if verdict else "false",
-            "consequences": {"penalty": penalties[caller]}, "hand_totals": dict(totals), "round": state["round"],
+            "claim_version": state["call_version"],
+            "claimant": caller,
+            "caller": caller,
+            "call_version": state["call_version"],
+            "claim": "lowest_hand",
+            "verdict": "true" if verdict else "false",
+            "consequences": {"penalty": penalties[caller]},
+            "hand_totals": dict(totals),
+            "round": state["round"],
         },
     }
 
@@ -141,6 +172,7 @@ def round_end_opens(state: dict) -> tuple[int, ...]:
 
 
 # --- the verifier's hooks ----------------------------------------------------------------------
+
 
 def derived_secret(state: dict, event: Event) -> dict | None:
     """What the replayed state and the recorded shuffles fix of an event's secret; None when it has none."""

@@ -9,8 +9,17 @@ from domain.ruleset import Choice, Command, passes
 
 from .cards import GRID_SLOTS, TOKEN_DELTA
 from .commands import (
-    AddToken, BlindSwap, CallFinalGambit, DiscardDrawnCard, DrawCard, PeekCards, PeekOtherCard, PeekOwnCard,
-    SkipAbility, SwapDrawnCard, TakeDiscard,
+    AddToken,
+    BlindSwap,
+    CallFinalGambit,
+    DiscardDrawnCard,
+    DrawCard,
+    PeekCards,
+    PeekOtherCard,
+    PeekOwnCard,
+    SkipAbility,
+    SwapDrawnCard,
+    TakeDiscard,
 )
 from .rules import check_command
 

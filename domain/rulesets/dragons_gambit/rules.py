@@ -8,19 +8,49 @@ from __future__ import annotations
 
 from domain.decision import Decision, GameEnded
 from domain.ruleset import (
-    Command, Event, RuleViolation, chance_event, check_game_running, check_seat_in_match, check_seat_to_act,
+    Command,
+    Event,
+    RuleViolation,
+    chance_event,
+    check_game_running,
+    check_seat_in_match,
+    check_seat_to_act,
 )
 
 from .cards import NEAR_ROW, is_valid_slot
 from .commands import (
-    ABILITY_COMMAND, ABILITY_COMMANDS, COMMANDS, AddToken, BlindSwap, CallFinalGambit, DiscardDrawnCard, DrawCard,
-    PeekCards, PeekOtherCard, PeekOwnCard, SkipAbility, SwapDrawnCard, TakeDiscard,
+    ABILITY_COMMAND,
+    ABILITY_COMMANDS,
+    COMMANDS,
+    AddToken,
+    BlindSwap,
+    CallFinalGambit,
+    DiscardDrawnCard,
+    DrawCard,
+    PeekCards,
+    PeekOtherCard,
+    PeekOwnCard,
+    SkipAbility,
+    SwapDrawnCard,
+    TakeDiscard,
 )
 from .config import Config
 from .events import (
-    deal_public, dealt_grids, discard_started_public, discard_taken_public, discarded_card, drawn_discarded_public,
-    initial_peek_event, peeked_card, reshuffle_public, reshuffled_draw_pile, round_end_opens, round_end_public,
-    token_public, top_card, without_chance,
+    deal_public,
+    dealt_grids,
+    discard_started_public,
+    discard_taken_public,
+    discarded_card,
+    drawn_discarded_public,
+    initial_peek_event,
+    peeked_card,
+    reshuffle_public,
+    reshuffled_draw_pile,
+    round_end_opens,
+    round_end_public,
+    token_public,
+    top_card,
+    without_chance,
 )
 from .state import evolve, initial_state
 
@@ -127,11 +157,19 @@ def check_command(state: dict, seat: str, command: Command) -> None:
 
 # --- decide -----------------------------------------------------------------------------------
 
+
 def _deal_round(d: Decision) -> None:
     public = deal_public(d.state)
     drawn = d.chance.permutation("deal", public["chance"]["n"])
-    d.add(chance_event("RoundDealt", drawn, without_chance(public), hidden_from_all_but=(),
-                       secret=dealt_grids(d.state, drawn.result)))
+    d.add(
+        chance_event(
+            "RoundDealt",
+            drawn,
+            without_chance(public),
+            hidden_from_all_but=(),
+            secret=dealt_grids(d.state, drawn.result),
+        )
+    )
     if d.state["config"]["initial_peek"] == "near":
         for seat in d.state["seats"]:
             d.add(initial_peek_event(d.state, seat, list(NEAR_ROW)))
@@ -142,8 +180,15 @@ def _draw(d: Decision, seat: str) -> None:
     if not d.state["draw_pile"]:
         public = reshuffle_public(d.state)
         drawn = d.chance.permutation("reshuffle", public["chance"]["n"])
-        d.add(chance_event("DrawPileReshuffled", drawn, without_chance(public), hidden_from_all_but=(),
-                           secret=reshuffled_draw_pile(d.state, drawn.result)))
+        d.add(
+            chance_event(
+                "DrawPileReshuffled",
+                drawn,
+                without_chance(public),
+                hidden_from_all_but=(),
+                secret=reshuffled_draw_pile(d.state, drawn.result),
+            )
+        )
     d.emit("CardDrawn", {"seat": seat, "draw_pile": len(d.state["draw_pile"]) - 1}, top_card(d.state), (seat,))
 
 
@@ -166,12 +211,17 @@ def _turn_events(d: Decision, seat: str, command: Command) -> None:
         d.emit("TokenAdded", token_public(w, seat, command.seat, command.slot))
     elif isinstance(command, (PeekOtherCard, PeekOwnCard)):
         target = command.seat if isinstance(command, PeekOtherCard) else seat
-        d.emit("CardPeeked", {"seat": seat, "target_seat": target, "slot": command.slot,
-                              "ability": w["pending_ability"]["face"]},
-               peeked_card(w, target, command.slot), (seat,))
+        d.emit(
+            "CardPeeked",
+            {"seat": seat, "target_seat": target, "slot": command.slot, "ability": w["pending_ability"]["face"]},
+            peeked_card(w, target, command.slot),
+            (seat,),
+        )
     elif isinstance(command, BlindSwap):
-        d.emit("CardsBlindSwapped", {"seat": seat, "slot": command.slot, "other_seat": command.other_seat,
-                                     "other_slot": command.other_slot})
+        d.emit(
+            "CardsBlindSwapped",
+            {"seat": seat, "slot": command.slot, "other_seat": command.other_seat, "other_slot": command.other_slot},
+        )
     elif isinstance(command, SkipAbility):
         d.emit("AbilitySkipped", {"seat": seat, "ability": w["pending_ability"]["face"]})
     elif isinstance(command, TakeDiscard):
@@ -213,5 +263,9 @@ def outcome(state: dict) -> dict | None:
         return None
     scores = state["scores"]
     best = min(scores.values())
-    return {"winners": [s for s in state["seats"] if scores[s] == best], "reason": "target_score",
-            "scores": dict(scores), "rounds": state["round"]}
+    return {
+        "winners": [s for s in state["seats"] if scores[s] == best],
+        "reason": "target_score",
+        "scores": dict(scores),
+        "rounds": state["round"],
+    }

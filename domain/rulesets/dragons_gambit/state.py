@@ -37,12 +37,29 @@ from .config import Config
 def initial_state(config: Config, seats: list[str]) -> dict:
     """The state before the first deal."""
     return {
-        "config": config_to_dict(config), "seats": list(seats), "phase": "dealing", "round": 0,
-        "current": None, "round_first_seat": None, "draw_pile": [], "discard": [],
-        "grids": {s: [] for s in seats}, "tokens": {}, "seen": {s: [] for s in seats},
-        "drawn": None, "pending_ability": None, "caller": None, "call_version": None,
-        "final_turns_left": [], "turns_taken": {s: 0 for s in seats}, "peeked": {s: False for s in seats},
-        "evidence": [], "private": [], "drawn_version": None, "scores": {s: 0 for s in seats}, "rounds_played": 0,
+        "config": config_to_dict(config),
+        "seats": list(seats),
+        "phase": "dealing",
+        "round": 0,
+        "current": None,
+        "round_first_seat": None,
+        "draw_pile": [],
+        "discard": [],
+        "grids": {s: [] for s in seats},
+        "tokens": {},
+        "seen": {s: [] for s in seats},
+        "drawn": None,
+        "pending_ability": None,
+        "caller": None,
+        "call_version": None,
+        "final_turns_left": [],
+        "turns_taken": {s: 0 for s in seats},
+        "peeked": {s: False for s in seats},
+        "evidence": [],
+        "private": [],
+        "drawn_version": None,
+        "scores": {s: 0 for s in seats},
+        "rounds_played": 0,
         "last_round": None,
     }
 
@@ -101,16 +118,31 @@ def _round_dealt(state: dict, event: Event) -> None:
     grids, pile = deal_layout(_shuffle(event), seats)
     round_no = state["round"] + 1
     first = round_first_seat(state, round_no)
-    state.update({
-        "round": round_no, "phase": "peek", "grids": grids, "draw_pile": pile, "discard": [], "tokens": {},
-        "seen": {s: [] for s in seats}, "drawn": None, "pending_ability": None, "caller": None,
-        "call_version": None, "final_turns_left": [], "turns_taken": {s: 0 for s in seats},
-        "peeked": {s: False for s in seats}, "evidence": [event.version], "private": [], "drawn_version": None,
-        # Nobody is on turn while the seats peek (at once, with `initial_peek: choose`); the
-        # round's first seat takes the turn when the discard pile is started.
-        "current": None,
-        "round_first_seat": first,
-    })
+    state.update(
+        {
+            "round": round_no,
+            "phase": "peek",
+            "grids": grids,
+            "draw_pile": pile,
+            "discard": [],
+            "tokens": {},
+            "seen": {s: [] for s in seats},
+            "drawn": None,
+            "pending_ability": None,
+            "caller": None,
+            "call_version": None,
+            "final_turns_left": [],
+            "turns_taken": {s: 0 for s in seats},
+            "peeked": {s: False for s in seats},
+            "evidence": [event.version],
+            "private": [],
+            "drawn_version": None,
+            # Nobody is on turn while the seats peek (at once, with `initial_peek: choose`); the
+            # round's first seat takes the turn when the discard pile is started.
+            "current": None,
+            "round_first_seat": first,
+        }
+    )
 
 
 def _keep_private(state: dict, event: Event) -> None:
@@ -236,22 +268,36 @@ def _round_ended(state: dict, event: Event) -> None:
     # Snapshots taken before the count existed carry the list it replaced.
     state["rounds_played"] = state.get("rounds_played", len(state.pop("history", []))) + 1
     state["last_round"] = {
-        "round": public["round"], "caller": public["caller"], "totals": dict(public["totals"]),
-        "penalties": dict(public["penalties"]), "round_winners": list(public["round_winners"]),
+        "round": public["round"],
+        "caller": public["caller"],
+        "totals": dict(public["totals"]),
+        "penalties": dict(public["penalties"]),
+        "round_winners": list(public["round_winners"]),
         # Card ids are left out: they are reused by the next deal, where they are secret again.
-        "hands": {seat: [{k: c[k] for k in ("slot", "face", "tokens", "value")} for c in cards]
-                  for seat, cards in public["hands"].items()},
+        "hands": {
+            seat: [{k: c[k] for k in ("slot", "face", "tokens", "value")} for c in cards]
+            for seat, cards in public["hands"].items()
+        },
     }
     state["current"] = None
     state["phase"] = "over" if public["match_over"] else "dealing"
 
 
 _EVOLVERS = {
-    "RoundDealt": _round_dealt, "InitialCardsPeeked": _initial_cards_peeked, "DiscardStarted": _discard_started,
-    "DrawPileReshuffled": _draw_pile_reshuffled, "CardDrawn": _card_drawn, "DrawnCardSwapped": _drawn_card_swapped,
-    "DrawnCardDiscarded": _drawn_card_discarded, "TokenAdded": _token_added, "CardPeeked": _card_peeked,
-    "CardsBlindSwapped": _cards_blind_swapped, "AbilitySkipped": _ability_skipped, "DiscardTaken": _discard_taken,
-    "FinalGambitCalled": _final_gambit_called, "RoundEnded": _round_ended,
+    "RoundDealt": _round_dealt,
+    "InitialCardsPeeked": _initial_cards_peeked,
+    "DiscardStarted": _discard_started,
+    "DrawPileReshuffled": _draw_pile_reshuffled,
+    "CardDrawn": _card_drawn,
+    "DrawnCardSwapped": _drawn_card_swapped,
+    "DrawnCardDiscarded": _drawn_card_discarded,
+    "TokenAdded": _token_added,
+    "CardPeeked": _card_peeked,
+    "CardsBlindSwapped": _cards_blind_swapped,
+    "AbilitySkipped": _ability_skipped,
+    "DiscardTaken": _discard_taken,
+    "FinalGambitCalled": _final_gambit_called,
+    "RoundEnded": _round_ended,
 }
 
 EVENT_KINDS: tuple[str, ...] = tuple(_EVOLVERS)

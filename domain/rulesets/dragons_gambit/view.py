@@ -16,8 +16,11 @@ from .cards import ABILITIES, CARD_IDS, FACE, GRID_SLOTS
 
 def catalogue() -> dict:
     """The public deck: every card id with its face value, and the ability of each special face."""
-    return {"cards": [{"id": card, "face": FACE[card]} for card in CARD_IDS],
-            "abilities": {str(face): name for face, name in ABILITIES.items()}, "grid_slots": GRID_SLOTS}
+    return {
+        "cards": [{"id": card, "face": FACE[card]} for card in CARD_IDS],
+        "abilities": {str(face): name for face, name in ABILITIES.items()},
+        "grid_slots": GRID_SLOTS,
+    }
 
 
 def _card(card: str, tokens: int, known: bool) -> dict:
@@ -57,8 +60,9 @@ def view(state: dict, viewer: Viewer) -> dict:
         "discard": [{"card": c, "face": FACE[c]} for c in state["discard"]],
         "draw_pile_count": len(state["draw_pile"]),
         "drawn": drawn,
-        "pending_ability": None if pending is None else
-        {"seat": pending["seat"], "face": pending["face"], "ability": ABILITIES[pending["face"]]},
+        "pending_ability": None
+        if pending is None
+        else {"seat": pending["seat"], "face": pending["face"], "ability": ABILITIES[pending["face"]]},
         "caller": state["caller"],
         "final_turns_left": list(state["final_turns_left"]),
         "turns_taken": dict(state["turns_taken"]),
@@ -73,4 +77,3 @@ def view(state: dict, viewer: Viewer) -> dict:
     if all_known:
         out["draw_pile"] = [{"card": c, "face": FACE[c]} for c in state["draw_pile"]]
     return out
-

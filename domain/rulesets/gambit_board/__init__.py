@@ -38,9 +38,24 @@ conditions) · bluffs (adjudicating calls) · commitments (power slot records) �
 
 from __future__ import annotations
 
-from .commands import (COMMANDS, Accept, AssignPowers, CallBluff, ChooseLoss, ChoosePlayerPower, ClaimKamikaze,
-                       ClaimMoat, DeclineJuggernaut, Detect, MovePiece, Reassign, Resign, UseMagician, UseSensei,
-                       UseWitchDoctor)
+from .commands import (
+    COMMANDS,
+    Accept,
+    AssignPowers,
+    CallBluff,
+    ChooseLoss,
+    ChoosePlayerPower,
+    ClaimKamikaze,
+    ClaimMoat,
+    DeclineJuggernaut,
+    Detect,
+    MovePiece,
+    Reassign,
+    Resign,
+    UseMagician,
+    UseSensei,
+    UseWitchDoctor,
+)
 from .config import Config, join_options, seat_names
 from .events import derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
@@ -52,9 +67,38 @@ from .view import catalogue, view
 RULESET_ID = "gambit-board"
 
 __all__ = [
-    "RULESET_ID", "Config", "COMMANDS", "seat_names", "join_options", "initial_state", "setup", "decide", "evolve",
-    "legal_commands", "legal_choices", "to_act", "may_act", "outcome", "view", "catalogue", "derived_secret",
-    "derived_public", "readjudicate",
-    "AssignPowers", "MovePiece", "Detect", "Accept", "CallBluff", "ClaimMoat", "ClaimKamikaze", "ChooseLoss",
-    "Reassign", "ChoosePlayerPower", "UseSensei", "UseMagician", "UseWitchDoctor", "DeclineJuggernaut", "Resign",
+    "COMMANDS",
+    "RULESET_ID",
+    "Accept",
+    "AssignPowers",
+    "CallBluff",
+    "ChooseLoss",
+    "ChoosePlayerPower",
+    "ClaimKamikaze",
+    "ClaimMoat",
+    "Config",
+    "DeclineJuggernaut",
+    "Detect",
+    "MovePiece",
+    "Reassign",
+    "Resign",
+    "UseMagician",
+    "UseSensei",
+    "UseWitchDoctor",
+    "catalogue",
+    "decide",
+    "derived_public",
+    "derived_secret",
+    "evolve",
+    "initial_state",
+    "join_options",
+    "legal_choices",
+    "legal_commands",
+    "may_act",
+    "outcome",
+    "readjudicate",
+    "seat_names",
+    "setup",
+    "to_act",
+    "view",
 ]

@@ -10,7 +10,7 @@ ruling is state.py's; re-judging a recorded one, readjudicate.py's.
 from __future__ import annotations
 
 import copy
-from typing import Callable
+from collections.abc import Callable
 
 from domain.ruleset import Event, RuleViolation
 
@@ -21,10 +21,15 @@ from .powers import POWER_TYPES, SENSEI, held
 
 # What the call decides about the claimed effect, by (what was claimed, verdict).
 EFFECTS = {
-    ("move", True): "move_stands", ("detect", True): "detect_stands",
-    ("moat", True): "move_sent_back", ("kamikaze", True): "sitter_removed",
-    ("detect", False): "detect_void", ("moat", False): "claim_void", ("kamikaze", False): "claim_void",
-    ("sensei", True): "transfer_stands", ("sensei", False): "transfer_void",
+    ("move", True): "move_stands",
+    ("detect", True): "detect_stands",
+    ("moat", True): "move_sent_back",
+    ("kamikaze", True): "sitter_removed",
+    ("detect", False): "detect_void",
+    ("moat", False): "claim_void",
+    ("kamikaze", False): "claim_void",
+    ("sensei", True): "transfer_stands",
+    ("sensei", False): "transfer_void",
 }
 
 
@@ -35,11 +40,20 @@ def called_claim(state: dict, claim: str) -> dict:
     if counter is not None:
         if claim != counter["kind"]:
             raise RuleViolation("claim_not_made", f"the claim awaiting your answer is {counter['kind']}, not {claim!r}")
-        return {"subject": counter["kind"], "version": counter["version"], "seat": counter["seat"],
-                "piece": counter["piece"]}
+        return {
+            "subject": counter["kind"],
+            "version": counter["version"],
+            "seat": counter["seat"],
+            "piece": counter["piece"],
+        }
     if claim not in pending["claims"]:
         raise RuleViolation("claim_not_made", f"{claim!r} was not claimed (claims: {pending['claims']})")
-    return {"subject": pending["kind"], "version": pending["version"], "seat": pending["seat"], "piece": pending["piece"]}
+    return {
+        "subject": pending["kind"],
+        "version": pending["version"],
+        "seat": pending["seat"],
+        "piece": pending["piece"],
+    }
 
 
 def claimed_powers(state: dict, claim: str) -> list[str]:
@@ -56,8 +70,10 @@ def claim_is_true(state: dict, piece: str, claim: str) -> bool:
 def _opposing_moat_near(state: dict, seat: str, square: str) -> bool:
     """Whether an opposing piece that holds `moat` stands next to `square` (sat on or not: a sat-on moat protects)."""
     where = locate(state["board"])
-    return any(seat_of(p) != seat and state["powers"][p]["action"] == "moat" and where[p][0] in neighbours(square)
-               for p in where)
+    return any(
+        seat_of(p) != seat and state["powers"][p]["action"] == "moat" and where[p][0] in neighbours(square)
+        for p in where
+    )
 
 
 # Whether the move as made needed each power (rules page, "What a false claim undoes", "Ghost and
@@ -67,8 +83,9 @@ _NEEDED: dict[str, Callable[[dict, dict, dict, dict], bool]] = {
     "sitting": lambda state, plan, made, before: plan["sat_on"] is not None,
     "diagonal": lambda state, plan, made, before: made["diagonal"],
     "sidewinder": lambda state, plan, made, before: made["wrapped"],
-    "ghost": lambda state, plan, made, before: (made["passed"] in before
-                                                or _opposing_moat_near(state, state["pending"]["seat"], plan["to"])),
+    "ghost": lambda state, plan, made, before: (
+        made["passed"] in before or _opposing_moat_near(state, state["pending"]["seat"], plan["to"])
+    ),
 }
 
 
@@ -94,9 +111,12 @@ def ruling_call(state: dict, caller: str, claim: str, call_version: int | None) 
     effect = EFFECTS.get((subject, true)) or ("move_undone" if move_needed(state, claim) else "move_stands")
     revealed = true and subject != SENSEI  # a true Sensei transfer stands: nothing is stripped or reassigned
     consequences = {
-        "piece_lost_by": loser, "loss_chosen_by": loss_chooser(state, loser), "effect": effect,
+        "piece_lost_by": loser,
+        "loss_chosen_by": loss_chooser(state, loser),
+        "effect": effect,
         "move_undone": effect in ("move_undone", "move_sent_back"),
-        "power_revealed": claim if revealed else None, "reassignment_by": claimant if revealed else None,
+        "power_revealed": claim if revealed else None,
+        "reassignment_by": claimant if revealed else None,
     }
     if effect == "sitter_removed":
         sitter = state["pending"]["piece"]
@@ -104,9 +124,16 @@ def ruling_call(state: dict, caller: str, claim: str, call_version: int | None) 
         consequences["sitter_powers"] = held(state["powers"][sitter])
     first = claimed_powers(state, claim)[0]
     call = {
-        "claim_version": target["version"], "claimant": claimant, "piece": piece, "power": claim, "subject": subject,
-        "caller": caller, "call_version": call_version, "verdict": "true" if true else "false",
-        "consequences": consequences, "evidence_version": evidence_version(state, claimant, piece, POWER_TYPES[first]),
+        "claim_version": target["version"],
+        "claimant": claimant,
+        "piece": piece,
+        "power": claim,
+        "subject": subject,
+        "caller": caller,
+        "call_version": call_version,
+        "verdict": "true" if true else "false",
+        "consequences": consequences,
+        "evidence_version": evidence_version(state, claimant, piece, POWER_TYPES[first]),
     }
     if subject == SENSEI:
         pending = state["pending"]
@@ -117,8 +144,10 @@ def ruling_call(state: dict, caller: str, claim: str, call_version: int | None) 
 def ruling_truth(state: dict, claim: str) -> dict:
     """The secret of a ruling on `claim`: what the claimed piece held and the claimant's whole assignment."""
     target = called_claim(state, claim)
-    return {"held": dict(state["powers"][target["piece"]]),
-            "assignment": {p: dict(state["powers"][p]) for p in pieces_of(target["seat"])}}
+    return {
+        "held": dict(state["powers"][target["piece"]]),
+        "assignment": {p: dict(state["powers"][p]) for p in pieces_of(target["seat"])},
+    }
 
 
 def ruling_evidence(state: dict, call: dict) -> dict:
@@ -145,5 +174,10 @@ def ruling_evidence(state: dict, call: dict) -> dict:
 def ruling(state: dict, caller: str, claim: str, call_version: int | None) -> Event:
     """The `BluffRuled` record of a call on `claim`, recorded at `call_version`: verdict, truth and evidence."""
     call = ruling_call(state, caller, claim, call_version)
-    return Event("BluffRuled", {"bluff_call": call}, secret=ruling_truth(state, claim), audience=(),
-                 **ruling_evidence(state, call))
+    return Event(
+        "BluffRuled",
+        {"bluff_call": call},
+        secret=ruling_truth(state, claim),
+        audience=(),
+        **ruling_evidence(state, call),
+    )

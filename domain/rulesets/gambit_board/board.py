@@ -87,8 +87,9 @@ def candidates(frm: str, movement: str | None) -> tuple:
     return tuple(out)
 
 
-def judge(board: dict, blocked: frozenset, vector: tuple, path: tuple, movement: str | None,
-          sitting: bool) -> tuple[str | None, dict | None]:
+def judge(
+    board: dict, blocked: frozenset, vector: tuple, path: tuple, movement: str | None, sitting: bool
+) -> tuple[str | None, dict | None]:
     """Why this path is illegal (a rule id) or None, and the push it makes (bulldozer only)."""
     dest = path[-1]
     if dest in blocked:
@@ -146,8 +147,11 @@ def make_plan(board: dict, piece: str, frm: str, to: str, claims, push: dict | N
 def copy_plan(plan: dict) -> dict:
     """An independent copy of a move record."""
     push = plan["push"]
-    return {**plan, "claims": list(plan["claims"]),
-            "push": None if push is None else {**push, "pieces": list(push["pieces"])}}
+    return {
+        **plan,
+        "claims": list(plan["claims"]),
+        "push": None if push is None else {**push, "pieces": list(push["pieces"])},
+    }
 
 
 def reachable(board: dict, blocked: frozenset, frm: str, movement: str | None) -> dict[str, bool]:

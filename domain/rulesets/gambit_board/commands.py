@@ -132,5 +132,20 @@ class Resign(Command):
     type: ClassVar[str] = "resign"
 
 
-COMMANDS = (AssignPowers, MovePiece, Detect, Accept, CallBluff, ClaimMoat, ClaimKamikaze, ChooseLoss, Reassign,
-            ChoosePlayerPower, UseSensei, UseMagician, UseWitchDoctor, DeclineJuggernaut, Resign)
+COMMANDS = (
+    AssignPowers,
+    MovePiece,
+    Detect,
+    Accept,
+    CallBluff,
+    ClaimMoat,
+    ClaimKamikaze,
+    ChooseLoss,
+    Reassign,
+    ChoosePlayerPower,
+    UseSensei,
+    UseMagician,
+    UseWitchDoctor,
+    DeclineJuggernaut,
+    Resign,
+)

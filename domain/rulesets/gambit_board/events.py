@@ -11,8 +11,8 @@ from typing import Any
 
 from domain.ruleset import Event, RuleViolation
 
-from .board import COLUMNS, impassable, locate, neighbours, plan_move
 from .bluffs import ruling_call, ruling_truth
+from .board import COLUMNS, impassable, locate, neighbours, plan_move
 from .commitments import COMMITTED, committed_public, piece_slots, slot_secret
 from .flow import SEATS, on_board, opponent, pieces_of, winner
 from .player_powers import earned_public, juggernaut_public, magician_public, witch_doctor_public, witch_doctor_swap
@@ -28,8 +28,12 @@ def first_seat_public(index: int) -> dict:
 
 def board_public(config: dict, first_seat: str) -> dict:
     """The public part of setting the board up: who opens, the board, its impassable squares, the home rows."""
-    return {"first_seat": first_seat, "board": config["board"], "impassable": sorted(impassable(config["board"])),
-            "pieces": {f"{c}{r}": f"{'S' if r == 1 else 'N'}{i + 1}" for i, c in enumerate(COLUMNS) for r in (1, 6)}}
+    return {
+        "first_seat": first_seat,
+        "board": config["board"],
+        "impassable": sorted(impassable(config["board"])),
+        "pieces": {f"{c}{r}": f"{'S' if r == 1 else 'N'}{i + 1}" for i, c in enumerate(COLUMNS) for r in (1, 6)},
+    }
 
 
 def rolled_dice(state: dict, seat: str) -> dict:
@@ -60,8 +64,14 @@ def replanned(state: dict, plan: dict) -> dict | None:
     if where is None:
         return None
     try:
-        return plan_move(state["board"], impassable(state["config"]["board"]), plan["piece"], where[0], plan["to"],
-                         tuple(plan["claims"]))
+        return plan_move(
+            state["board"],
+            impassable(state["config"]["board"]),
+            plan["piece"],
+            where[0],
+            plan["to"],
+            tuple(plan["claims"]),
+        )
     except RuleViolation:
         return None
 
@@ -73,14 +83,22 @@ def acceptance(state: dict, seat: str) -> Event:
     if counter is None:
         return Event("ClaimAccepted", {"seat": seat, "claim_version": pending["version"]})
     if counter["kind"] == "moat":
-        return Event("MoatAccepted", {"seat": seat, "claim_version": counter["version"],
-                                      "moat_piece": counter["piece"]})
+        return Event(
+            "MoatAccepted", {"seat": seat, "claim_version": counter["version"], "moat_piece": counter["piece"]}
+        )
     sitter = pending["piece"]
     # The sitter is lost and its powers shown: its slot commitments are revealed with it.
-    return Event("KamikazeAccepted", {"seat": seat, "claim_version": counter["version"], "sitter": sitter,
-                                      "kamikaze_piece": counter["piece"],
-                                      "sitter_powers": held(state["powers"][sitter])},
-                 opens=piece_slots(state, sitter))
+    return Event(
+        "KamikazeAccepted",
+        {
+            "seat": seat,
+            "claim_version": counter["version"],
+            "sitter": sitter,
+            "kamikaze_piece": counter["piece"],
+            "sitter_powers": held(state["powers"][sitter]),
+        },
+        opens=piece_slots(state, sitter),
+    )
 
 
 def detected_powers(state: dict, target: str) -> dict:
@@ -91,17 +109,24 @@ def detected_powers(state: dict, target: str) -> dict:
 def detection(state: dict, claim: dict) -> Event:
     """The private result of a detect that stands: the target's current powers, for the detecting seat."""
     target = claim["target"]
-    return Event("PowersDetected", {"seat": claim["seat"], "piece": claim["piece"], "target": target,
-                                    "detect_version": claim["version"]},
-                 secret=detected_powers(state, target), audience=(claim["seat"],))
+    return Event(
+        "PowersDetected",
+        {"seat": claim["seat"], "piece": claim["piece"], "target": target, "detect_version": claim["version"]},
+        secret=detected_powers(state, target),
+        audience=(claim["seat"],),
+    )
 
 
 def reassignment_roll_public(state: dict) -> dict | None:
     """The public part of the die a true claim's reassignment waits for (after the ruling): who rolls, for what."""
     for step in [state["step"]] + state["queue"]:
         if step is not None and step["kind"] == "reassign" and step["roll"] is None:
-            return {"seat": step["seat"], "power_type": step["type"], "call_version": step["call_version"],
-                    "chance": {"draw": "roll", "n": DIE_SIDES}}
+            return {
+                "seat": step["seat"],
+                "power_type": step["type"],
+                "call_version": step["call_version"],
+                "chance": {"draw": "roll", "n": DIE_SIDES},
+            }
     return None
 
 
@@ -109,16 +134,26 @@ def loss_public(state: dict, piece: str) -> dict:
     """The public part of a piece loss: whose piece, who chose it, where it stood and its powers, now shown."""
     step = state["step"]
     where = locate(state["board"])[piece]
-    return {"seat": step["loser"], "piece": piece, "chosen_by": step["seat"], "square": where[0],
-            "stack_position": where[1], "powers": held(state["powers"][piece]), "call_version": step["call_version"]}
+    return {
+        "seat": step["loser"],
+        "piece": piece,
+        "chosen_by": step["seat"],
+        "square": where[0],
+        "stack_position": where[1],
+        "powers": held(state["powers"][piece]),
+        "call_version": step["call_version"],
+    }
 
 
 def reassign_public(state: dict) -> dict:
     """The public part of a reassignment: the type of power it replaces and the ruling it follows."""
     step = state["step"]
     seat, kind = step["seat"], step["type"]
-    followup = {"call_version": step["call_version"], "power_type": kind,
-                "replaces_assignment_version": state["assignment_version"][seat]}
+    followup = {
+        "call_version": step["call_version"],
+        "power_type": kind,
+        "replaces_assignment_version": state["assignment_version"][seat],
+    }
     return {"seat": seat, "power_type": kind, "bluff_call_followup": followup}
 
 

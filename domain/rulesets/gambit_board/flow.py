@@ -8,10 +8,63 @@ here ends the match by itself: `winner` only reads the state, and decide records
 
 from __future__ import annotations
 
-from domain.ruleset import RuleViolation
+from typing import Any
+
+from domain.ruleset import RuleViolation, check_game_running, check_seat_in_match, check_seat_to_act
 
 from .board import locate, neighbours, remove_piece, row_of, undo_move
+from .commands import (
+    Accept,
+    AssignPowers,
+    CallBluff,
+    ChooseLoss,
+    ChoosePlayerPower,
+    ClaimKamikaze,
+    ClaimMoat,
+    DeclineJuggernaut,
+    Detect,
+    MovePiece,
+    Reassign,
+    UseMagician,
+    UseSensei,
+    UseWitchDoctor,
+)
 from .powers import held
+
+# Which step each command answers. A move or detect sent at another step is refused with what the
+# game is busy with; any other command sent out of its step is refused with what is missing.
+STEP_OF = {
+    AssignPowers: "assign",
+    MovePiece: "turn",
+    Detect: "turn",
+    Accept: "respond",
+    CallBluff: "respond",
+    ClaimMoat: "respond",
+    ClaimKamikaze: "respond",
+    ChooseLoss: "lose",
+    Reassign: "reassign",
+    ChoosePlayerPower: "earn",
+    UseSensei: "turn",
+    UseMagician: "turn",
+    DeclineJuggernaut: "turn",
+    UseWitchDoctor: "respond",
+}
+BUSY: dict[str | None, str] = {
+    "assign": "assignment_pending",
+    "respond": "response_pending",
+    "counter": "response_pending",
+    "lose": "loss_choice_pending",
+    "reassign": "reassignment_pending",
+    "earn": "player_power_choice_pending",
+}
+MISSING = {
+    "assign": "assignment_closed",
+    "respond": "no_response_pending",
+    "lose": "no_loss_pending",
+    "reassign": "no_reassignment_pending",
+    "earn": "no_player_power_pending",
+}
+
 
 SEATS = ("south", "north")
 PREFIX = {"south": "S", "north": "N"}
@@ -95,8 +148,14 @@ def start_turn(state: dict, seat: str, number: int, juggernaut: bool = False) ->
 
     A Juggernaut turn (Player Powers) is one more move answering a far-row win.
     """
-    state["turn"] = {"seat": seat, "number": number, "forbidden": [], "rejected": [], "juggernaut": juggernaut,
-                     "far_row_start": {s: far_row_pieces(state, s) for s in SEATS}}
+    state["turn"] = {
+        "seat": seat,
+        "number": number,
+        "forbidden": [],
+        "rejected": [],
+        "juggernaut": juggernaut,
+        "far_row_start": {s: far_row_pieces(state, s) for s in SEATS},
+    }
     state["step"] = {"kind": "turn", "seat": seat}
     state["pending"] = None
 
@@ -178,7 +237,9 @@ def lose_piece(state: dict, piece: str, reason: str, version: int | None) -> Non
     """Remove a piece (its stack drops by one), count it lost and reveal its powers."""
     remove_piece(state["board"], piece)
     state["lost"][seat_of(piece)].append(piece)
-    state["revealed"].append({"piece": piece, "powers": held(state["powers"][piece]), "reason": reason, "version": version})
+    state["revealed"].append(
+        {"piece": piece, "powers": held(state["powers"][piece]), "reason": reason, "version": version}
+    )
 
 
 def effect_of(plan: dict) -> str:
@@ -197,3 +258,22 @@ def send_back(state: dict) -> None:
     # A pushed moat piece returns to the mover's destination, outside its own zone: the identical
     # push must be barred by itself, or the turn could repeat it forever.
     state["turn"].setdefault("rejected", []).append([plan["piece"], plan["to"], effect_of(plan)])
+
+
+def require_step(state: dict, seat: str, command: Any) -> None:
+    """Check that `seat` is to act and that the command answers the current step."""
+    check_game_running(match_over(state))
+    check_seat_in_match(list(SEATS), seat)
+    wanted = STEP_OF[type(command)]
+    step = current_step(state)
+    waiting = waiting_for(state)
+    if wanted == "assign" and step == "assign" and seat not in waiting:
+        raise RuleViolation("already_assigned", "your powers are already assigned")
+    check_seat_to_act(seat, waiting)
+    if step == "counter" and isinstance(command, (Accept, CallBluff)):
+        return
+    if step == "counter" and isinstance(command, (ClaimMoat, ClaimKamikaze, UseWitchDoctor)):
+        raise RuleViolation("counter_response_only", "answer the moat or kamikaze claim with accept or call_bluff")
+    if step != wanted:
+        rule = MISSING[wanted] if wanted != "turn" else BUSY[step]
+        raise RuleViolation(rule, f"the game awaits a {step} step, not {command.type}")

@@ -8,15 +8,29 @@ Sensei transfers, like assignments, are offered as choices.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import Callable
 
 from domain.choices import Choice, one_of, subset_of, union_of
 from domain.ruleset import Command, passes
 
 from .board import impassable, locate, neighbours, reachable
-from .commands import (Accept, CallBluff, ChooseLoss, ChoosePlayerPower, ClaimKamikaze, ClaimMoat, DeclineJuggernaut,
-                       Detect, MovePiece, Reassign, Resign, UseMagician, UseSensei, UseWitchDoctor)
+from .commands import (
+    Accept,
+    CallBluff,
+    ChooseLoss,
+    ChoosePlayerPower,
+    ClaimKamikaze,
+    ClaimMoat,
+    DeclineJuggernaut,
+    Detect,
+    MovePiece,
+    Reassign,
+    Resign,
+    UseMagician,
+    UseSensei,
+    UseWitchDoctor,
+)
 from .flow import SEATS, current_step, match_over, on_board, opponent, pieces_of, waiting_for
 from .player_powers import check_magician, check_player_power, check_whole_turn, check_witch_doctor
 from .powers import ACTION, MOVEMENT, PLAYER_POWERS, SENSEI, assignment_choices
@@ -54,8 +68,11 @@ def legal_choices(state: dict, seat: str) -> list[Choice]:
         return []
     if current_step(state) == "assign":
         return assignment_choices(pieces_of(seat), state["config"]["power_mode"], state["dice"][seat])
-    if current_step(state) == "turn" and passes(check_player_power, state, seat, SENSEI) and passes(check_whole_turn,
-                                                                                                    state):
+    if (
+        current_step(state) == "turn"
+        and passes(check_player_power, state, seat, SENSEI)
+        and passes(check_whole_turn, state)
+    ):
         return _sensei_choices(on_board(state, seat))
     return []
 
@@ -66,8 +83,10 @@ def _sensei_choices(pieces: list[str]) -> list[Choice]:
     out = []
     for source in pieces:
         targets = one_of([p for p in pieces if p != source])
-        for powers in (union_of([subset_of(MOVEMENT, 1, 1), subset_of(ACTION, 0, 1)]),
-                       union_of([subset_of(ACTION, 1, 1)])):
+        for powers in (
+            union_of([subset_of(MOVEMENT, 1, 1), subset_of(ACTION, 0, 1)]),
+            union_of([subset_of(ACTION, 1, 1)]),
+        ):
             out.append(Choice(UseSensei, {"source": source}, {"target": targets, "powers": powers}))
     return out
 
@@ -103,10 +122,16 @@ def _list_turn(state: dict, seat: str) -> list[Command]:
         if not whole_turns:
             continue
         around = neighbours(square)
-        out += [Detect(piece=piece, target=target) for target in on_board(state, opponent(seat))
-                if where[target][0] in around and passes(check_detect, state, seat, piece, target)]
-        out += [UseMagician(piece=piece, target=target) for target in on_board(state, opponent(seat))
-                if passes(check_magician, state, seat, piece, target)]
+        out += [
+            Detect(piece=piece, target=target)
+            for target in on_board(state, opponent(seat))
+            if where[target][0] in around and passes(check_detect, state, seat, piece, target)
+        ]
+        out += [
+            UseMagician(piece=piece, target=target)
+            for target in on_board(state, opponent(seat))
+            if passes(check_magician, state, seat, piece, target)
+        ]
     if not whole_turns:
         out.append(DeclineJuggernaut())
     return out
@@ -137,8 +162,12 @@ def _list_lose(state: dict, seat: str) -> list[Command]:
 
 
 def _list_reassign(state: dict, seat: str) -> list[Command]:
-    return [Reassign(power=power, piece=p) for power in reassign_choices(state) for p in pieces_of(seat)
-            if passes(check_reassign, state, seat, power, p)]
+    return [
+        Reassign(power=power, piece=p)
+        for power in reassign_choices(state)
+        for p in pieces_of(seat)
+        if passes(check_reassign, state, seat, power, p)
+    ]
 
 
 def _list_earn(state: dict, seat: str) -> list[Command]:
@@ -146,5 +175,11 @@ def _list_earn(state: dict, seat: str) -> list[Command]:
 
 
 _LISTERS: dict[str | None, Callable[[dict, str], list[Command]]] = {
-    "assign": _list_assign, "turn": _list_turn, "respond": _list_respond, "counter": _list_counter,
-    "lose": _list_lose, "reassign": _list_reassign, "earn": _list_earn}
+    "assign": _list_assign,
+    "turn": _list_turn,
+    "respond": _list_respond,
+    "counter": _list_counter,
+    "lose": _list_lose,
+    "reassign": _list_reassign,
+    "earn": _list_earn,
+}

@@ -31,10 +31,28 @@ from domain.ruleset import Event, RuleViolation, chance_event
 
 from .board import locate
 from .commitments import owe, owed_after_swap, owed_after_transfer
-from .flow import (SEATS, advance, captured_enough, check_opposing_piece, check_own_piece, end_turn, opponent,
-                   start_turn, winner)
-from .powers import DIE_SIDES, PLAYER_POWERS, POWER_TYPES, SENSEI, TYPES, check_named_powers, held, no_powers, \
-    player_power_face
+from .flow import (
+    SEATS,
+    advance,
+    captured_enough,
+    check_opposing_piece,
+    check_own_piece,
+    end_turn,
+    opponent,
+    start_turn,
+    winner,
+)
+from .powers import (
+    DIE_SIDES,
+    PLAYER_POWERS,
+    POWER_TYPES,
+    SENSEI,
+    TYPES,
+    check_named_powers,
+    held,
+    no_powers,
+    player_power_face,
+)
 
 MAGICIAN, JUGGERNAUT, WITCH_DOCTOR = "magician", "juggernaut", "witch_doctor"
 
@@ -60,6 +78,7 @@ def _spend(state: dict, seat: str, power: str) -> None:
 
 
 # ---- checks shared by decide and legal_commands -------------------------------------------
+
 
 def check_player_power(state: dict, seat: str, power: str) -> None:
     """The variant is on and the seat holds an unspent Player Power of this name."""
@@ -137,11 +156,16 @@ def check_player_power_choice(power: str) -> None:
 
 # ---- event parts (decide builds them; derived_public and derived_secret restate them) -------
 
+
 def earned_public(state: dict, roll: int | None) -> dict:
     """The public part of the next owed earning: whose piece, where it arrived, and the power (None: to choose)."""
     seat, piece = state["earnings_owed"][0]
-    return {"seat": seat, "piece": piece, "square": locate(state["board"])[piece][0],
-            "power": None if roll is None else player_power_face(roll)}
+    return {
+        "seat": seat,
+        "piece": piece,
+        "square": locate(state["board"])[piece][0],
+        "power": None if roll is None else player_power_face(roll),
+    }
 
 
 def sensei_public(seat: str, source: str, target: str, powers) -> dict:
@@ -152,15 +176,25 @@ def sensei_public(seat: str, source: str, target: str, powers) -> dict:
 def magician_public(state: dict, seat: str | None, piece: str, target: str) -> dict:
     """The public part of a Magician swap: both pieces and the squares they leave."""
     where = locate(state["board"])
-    return {"seat": seat, "piece": piece, "target": target, "piece_square": where[piece][0],
-            "target_square": where[target][0]}
+    return {
+        "seat": seat,
+        "piece": piece,
+        "target": target,
+        "piece_square": where[piece][0],
+        "target_square": where[target][0],
+    }
 
 
 def witch_doctor_public(state: dict, seat: str | None, piece: str) -> dict:
     """The public part of a Witch Doctor swap: the responder's piece, the mover and the claimed powers it receives."""
     pending = state["pending"]
-    return {"seat": seat, "piece": piece, "mover": pending["piece"], "received": list(pending["claims"]),
-            "against_version": pending["version"]}
+    return {
+        "seat": seat,
+        "piece": piece,
+        "mover": pending["piece"],
+        "received": list(pending["claims"]),
+        "against_version": pending["version"],
+    }
 
 
 def witch_doctor_swap(state: dict, piece: str) -> dict:
@@ -209,6 +243,7 @@ def record_owed_earnings(play: Any) -> None:
 
 # ---- evolve side ------------------------------------------------------------------------------
 
+
 def _interpose(state: dict, step: dict) -> None:
     """Put an owed choice before the turn that just began (after any choice already owed)."""
     if state["step"] is not None and state["step"]["kind"] == "turn":
@@ -240,8 +275,15 @@ def fold_sensei_claimed(state: dict, event: Event) -> None:
     """The Sensei is spent and its claim awaits the opponent's answer."""
     pub = event.public
     _spend(state, pub["seat"], SENSEI)
-    claim = {"version": event.version, "seat": pub["seat"], "kind": SENSEI, "piece": pub["source"],
-             "target": pub["target"], "powers": list(pub["powers"]), "claims": [SENSEI]}
+    claim = {
+        "version": event.version,
+        "seat": pub["seat"],
+        "kind": SENSEI,
+        "piece": pub["source"],
+        "target": pub["target"],
+        "powers": list(pub["powers"]),
+        "claims": [SENSEI],
+    }
     state["claims"].append(dict(claim, powers=list(pub["powers"]), claims=[SENSEI]))
     state["pending"] = {**claim, "plan": None, "counter": None}
     state["step"] = {"kind": "respond", "seat": opponent(pub["seat"])}
@@ -268,8 +310,16 @@ def fold_magician(state: dict, event: Event) -> None:
     board, where = state["board"], locate(state["board"])
     board[where[pub["piece"]][0]][-1] = pub["target"]
     board[where[pub["target"]][0]][-1] = pub["piece"]
-    state["claims"].append({"version": event.version, "seat": pub["seat"], "kind": MAGICIAN, "piece": pub["piece"],
-                            "target": pub["target"], "claims": []})
+    state["claims"].append(
+        {
+            "version": event.version,
+            "seat": pub["seat"],
+            "kind": MAGICIAN,
+            "piece": pub["piece"],
+            "target": pub["target"],
+            "claims": [],
+        }
+    )
     end_turn(state)
 
 
@@ -283,8 +333,16 @@ def fold_witch_doctor(state: dict, event: Event) -> None:
     state["powers"][mover] = swap["mover_powers"]
     owe(state, *owed_after_swap(pub["piece"]))
     owe(state, *owed_after_swap(mover))
-    state["claims"].append({"version": event.version, "seat": pub["seat"], "kind": WITCH_DOCTOR, "piece": pub["piece"],
-                            "mover": mover, "claims": []})
+    state["claims"].append(
+        {
+            "version": event.version,
+            "seat": pub["seat"],
+            "kind": WITCH_DOCTOR,
+            "piece": pub["piece"],
+            "mover": mover,
+            "claims": [],
+        }
+    )
     end_turn(state)
 
 

@@ -19,5 +19,7 @@ def readjudicate(state: dict, event: Event) -> dict:
     """
     call = event.public["bluff_call"]
     first = claimed_powers(state, call["power"])[0]
-    return {"verdict": "true" if claim_is_true(state, call["piece"], call["power"]) else "false",
-            "evidence_version": evidence_version(state, call["claimant"], call["piece"], POWER_TYPES[first])}
+    return {
+        "verdict": "true" if claim_is_true(state, call["piece"], call["power"]) else "false",
+        "evidence_version": evidence_version(state, call["claimant"], call["piece"], POWER_TYPES[first]),
+    }

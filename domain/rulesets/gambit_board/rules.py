@@ -13,39 +13,93 @@ from __future__ import annotations
 from typing import Any
 
 from domain.decision import Decision, GameEnded
-from domain.ruleset import (Event, RuleViolation, State, chance_event, check_game_running, check_seat_in_match,
-                            check_seat_to_act, config_to_dict)
+from domain.ruleset import (
+    Event,
+    RuleViolation,
+    State,
+    chance_event,
+    check_game_running,
+    check_seat_in_match,
+    config_to_dict,
+)
 
-from .board import impassable, locate, neighbours, plan_move
 from .bluffs import ruling
-from .commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ChoosePlayerPower, ClaimKamikaze, ClaimMoat,
-                       DeclineJuggernaut, Detect, MovePiece, Reassign, Resign, UseMagician, UseSensei, UseWitchDoctor)
+from .board import impassable, locate, neighbours, plan_move
+from .commands import (
+    Accept,
+    AssignPowers,
+    CallBluff,
+    ChooseLoss,
+    ChoosePlayerPower,
+    ClaimKamikaze,
+    ClaimMoat,
+    DeclineJuggernaut,
+    Detect,
+    MovePiece,
+    Reassign,
+    Resign,
+    UseMagician,
+    UseSensei,
+    UseWitchDoctor,
+)
 from .commitments import piece_slots, record_owed_slots
 from .config import Config
-from .events import (MATCH_WON, acceptance, board_public, detection, first_seat_public, loss_public, moved_public,
-                     reassign_public, reassigned, reassignment_roll_public, rolled_dice, won_public)
-from .flow import (SEATS, check_opposing_piece, check_own_piece, current_step, effect_of, match_over, pieces_of,
-                   waiting_for, winner)
-from .player_powers import (check_decline, check_magician, check_player_power_choice, check_sensei, check_whole_turn,
-                            check_witch_doctor, juggernaut_holder, juggernaut_public, magician_public,
-                            record_owed_earnings, sensei_public, witch_doctor_public, witch_doctor_swap)
-from .powers import (DIE_SIDES, MOVE_CLAIMS, SENSEI, TYPES, check_named_powers, faces, fits_dice, no_powers, power_type,
-                     powers_of_type)
+from .events import (
+    MATCH_WON,
+    acceptance,
+    board_public,
+    detection,
+    first_seat_public,
+    loss_public,
+    moved_public,
+    reassign_public,
+    reassigned,
+    reassignment_roll_public,
+    rolled_dice,
+    won_public,
+)
+from .flow import (
+    SEATS,
+    STEP_OF,
+    check_opposing_piece,
+    check_own_piece,
+    effect_of,
+    match_over,
+    pieces_of,
+    require_step,
+    winner,
+)
+from .player_powers import (
+    check_decline,
+    check_magician,
+    check_player_power_choice,
+    check_sensei,
+    check_whole_turn,
+    check_witch_doctor,
+    juggernaut_holder,
+    juggernaut_public,
+    magician_public,
+    record_owed_earnings,
+    sensei_public,
+    witch_doctor_public,
+    witch_doctor_swap,
+)
+from .powers import (
+    DIE_SIDES,
+    MOVE_CLAIMS,
+    SENSEI,
+    TYPES,
+    check_named_powers,
+    faces,
+    fits_dice,
+    no_powers,
+    power_type,
+    powers_of_type,
+)
 from .state import evolve
 
-# Which step each command answers. A move or detect sent at another step is refused with what the
-# game is busy with; any other command sent out of its step is refused with what is missing.
-STEP_OF = {AssignPowers: "assign", MovePiece: "turn", Detect: "turn", Accept: "respond", CallBluff: "respond",
-           ClaimMoat: "respond", ClaimKamikaze: "respond", ChooseLoss: "lose", Reassign: "reassign",
-           ChoosePlayerPower: "earn", UseSensei: "turn", UseMagician: "turn", DeclineJuggernaut: "turn",
-           UseWitchDoctor: "respond"}
-BUSY: dict[str | None, str] = {"assign": "assignment_pending", "respond": "response_pending", "counter": "response_pending",
-        "lose": "loss_choice_pending", "reassign": "reassignment_pending", "earn": "player_power_choice_pending"}
-MISSING = {"assign": "assignment_closed", "respond": "no_response_pending", "lose": "no_loss_pending",
-           "reassign": "no_reassignment_pending", "earn": "no_player_power_pending"}
-
-
 # ---- setup -------------------------------------------------------------------------------
+
 
 def setup(config: Config, seats: list[str], chance: Any, seat_options: dict[str, dict] | None = None) -> list[Event]:
     """Draw the first seat if random, roll each seat's secret power dice in roll mode, open assignment."""
@@ -72,8 +126,14 @@ def _roll_powers(seat: str, chance: Any) -> list[Event]:
         for kind in ("movement", "action"):
             for index in range(2):
                 drawn = chance.roll(f"powers/{seat}/{attempt}/{kind}-{index + 1}", DIE_SIDES)
-                events.append(chance_event("PowerDieRolled", drawn, {"seat": seat, "die": kind, "index": index,
-                                                                     "attempt": attempt}, hidden_from_all_but=(seat,)))
+                events.append(
+                    chance_event(
+                        "PowerDieRolled",
+                        drawn,
+                        {"seat": seat, "die": kind, "index": index, "attempt": attempt},
+                        hidden_from_all_but=(seat,),
+                    )
+                )
                 if kind == "action":
                     action.append(drawn.result)
         if action != [1, 1]:
@@ -82,24 +142,6 @@ def _roll_powers(seat: str, chance: Any) -> list[Event]:
 
 
 # ---- checks shared by decide and legal_commands -------------------------------------------
-
-def require_step(state: dict, seat: str, command: Any) -> None:
-    """Check that `seat` is to act and that the command answers the current step."""
-    check_game_running(match_over(state))
-    check_seat_in_match(list(SEATS), seat)
-    wanted = STEP_OF[type(command)]
-    step = current_step(state)
-    waiting = waiting_for(state)
-    if wanted == "assign" and step == "assign" and seat not in waiting:
-        raise RuleViolation("already_assigned", "your powers are already assigned")
-    check_seat_to_act(seat, waiting)
-    if step == "counter" and isinstance(command, (Accept, CallBluff)):
-        return
-    if step == "counter" and isinstance(command, (ClaimMoat, ClaimKamikaze, UseWitchDoctor)):
-        raise RuleViolation("counter_response_only", "answer the moat or kamikaze claim with accept or call_bluff")
-    if step != wanted:
-        rule = MISSING[wanted] if wanted != "turn" else BUSY[step]
-        raise RuleViolation(rule, f"the game awaits a {step} step, not {command.type}")
 
 
 def check_assignment(pieces: list[str], requested: dict, mode: str, dice: dict | None) -> dict:
@@ -217,6 +259,7 @@ def check_reassign(state: dict, seat: str, power: str, piece: str) -> None:
 
 # ---- decide ------------------------------------------------------------------------------
 
+
 class Play(Decision):
     """Decide's scratch pad for gambit-board: a Decision that also declares a win when the rules end the match."""
 
@@ -276,10 +319,15 @@ def decide(state: dict, seat: str, command: Any, chance: Any) -> list[Event]:
 def _assign(play: Play, seat: str, command: AssignPowers) -> None:
     state = play.state
     dice = state["dice"][seat]
-    record = check_assignment(pieces_of(seat), dict(command.powers), state["config"]["power_mode"],
-                              faces(dice) if dice else None)
-    play.emit("PowersAssigned", {"seat": seat, "power_mode": state["config"]["power_mode"]},
-              {"assignment": record, **rolled_dice(state, seat)}, (seat,))
+    record = check_assignment(
+        pieces_of(seat), dict(command.powers), state["config"]["power_mode"], faces(dice) if dice else None
+    )
+    play.emit(
+        "PowersAssigned",
+        {"seat": seat, "power_mode": state["config"]["power_mode"]},
+        {"assignment": record, **rolled_dice(state, seat)},
+        (seat,),
+    )
 
 
 def _move(play: Play, seat: str, command: MovePiece) -> None:
@@ -318,19 +366,28 @@ def _call(play: Play, seat: str, command: CallBluff) -> None:
         public = reassignment_roll_public(play.state)
         if public is not None:
             drawn = play.chance.roll("reassignment", public["chance"]["n"])
-            play.add(chance_event("ReassignmentDieRolled", drawn, {k: v for k, v in public.items() if k != "chance"},
-                                  hidden_from_all_but=(call["claimant"],)))
+            play.add(
+                chance_event(
+                    "ReassignmentDieRolled",
+                    drawn,
+                    {k: v for k, v in public.items() if k != "chance"},
+                    hidden_from_all_but=(call["claimant"],),
+                )
+            )
 
 
 def _claim_moat(play: Play, seat: str, command: ClaimMoat) -> None:
     check_moat_claim(play.state, seat, command.piece)
-    play.emit("MoatClaimed", {"seat": seat, "piece": command.piece, "against_version": play.state["pending"]["version"]})
+    play.emit(
+        "MoatClaimed", {"seat": seat, "piece": command.piece, "against_version": play.state["pending"]["version"]}
+    )
 
 
 def _claim_kamikaze(play: Play, seat: str, command: ClaimKamikaze) -> None:
     check_kamikaze_claim(play.state, seat, command.piece)
-    play.emit("KamikazeClaimed", {"seat": seat, "piece": command.piece,
-                                  "against_version": play.state["pending"]["version"]})
+    play.emit(
+        "KamikazeClaimed", {"seat": seat, "piece": command.piece, "against_version": play.state["pending"]["version"]}
+    )
 
 
 def _choose_loss(play: Play, seat: str, command: ChooseLoss) -> None:
@@ -343,14 +400,20 @@ def _reassign(play: Play, seat: str, command: Reassign) -> None:
     state = play.state
     check_reassign(state, seat, command.power, command.piece)
     assignment = reassigned(state, command.piece, command.power)["assignment"]
-    play.emit("PowerReassigned", reassign_public(state),
-              {"piece": command.piece, "power": command.power, "assignment": assignment}, (seat,))
+    play.emit(
+        "PowerReassigned",
+        reassign_public(state),
+        {"piece": command.piece, "power": command.power, "assignment": assignment},
+        (seat,),
+    )
 
 
 def _choose_player_power(play: Play, seat: str, command: ChoosePlayerPower) -> None:
     check_player_power_choice(command.power)
-    play.emit("PlayerPowerChosen", {"seat": seat, "power": command.power,
-                                    "earned_version": play.state["step"]["earned_version"]})
+    play.emit(
+        "PlayerPowerChosen",
+        {"seat": seat, "power": command.power, "earned_version": play.state["step"]["earned_version"]},
+    )
 
 
 def _sensei(play: Play, seat: str, command: UseSensei) -> None:
@@ -368,8 +431,12 @@ def _witch_doctor(play: Play, seat: str, command: UseWitchDoctor) -> None:
     state = play.state
     check_witch_doctor(state, seat, command.piece)
     # Both seats' pieces now hold the other's powers, so the swap's secret is for both seats.
-    play.emit("WitchDoctorSwapped", witch_doctor_public(state, seat, command.piece),
-              witch_doctor_swap(state, command.piece), SEATS)
+    play.emit(
+        "WitchDoctorSwapped",
+        witch_doctor_public(state, seat, command.piece),
+        witch_doctor_swap(state, command.piece),
+        SEATS,
+    )
 
 
 def _decline_juggernaut(play: Play, seat: str, command: DeclineJuggernaut) -> None:
@@ -379,14 +446,25 @@ def _decline_juggernaut(play: Play, seat: str, command: DeclineJuggernaut) -> No
 
 
 _DECIDERS: dict[type, Any] = {
-    AssignPowers: _assign, MovePiece: _move, Detect: _detect, Accept: _accept, CallBluff: _call,
-    ClaimMoat: _claim_moat, ClaimKamikaze: _claim_kamikaze, ChooseLoss: _choose_loss, Reassign: _reassign,
-    ChoosePlayerPower: _choose_player_power, UseSensei: _sensei, UseMagician: _magician,
-    UseWitchDoctor: _witch_doctor, DeclineJuggernaut: _decline_juggernaut,
+    AssignPowers: _assign,
+    MovePiece: _move,
+    Detect: _detect,
+    Accept: _accept,
+    CallBluff: _call,
+    ClaimMoat: _claim_moat,
+    ClaimKamikaze: _claim_kamikaze,
+    ChooseLoss: _choose_loss,
+    Reassign: _reassign,
+    ChoosePlayerPower: _choose_player_power,
+    UseSensei: _sensei,
+    UseMagician: _magician,
+    UseWitchDoctor: _witch_doctor,
+    DeclineJuggernaut: _decline_juggernaut,
 }
 
 
 # ---- outcome -----------------------------------------------------------------------------
+
 
 def outcome(state: dict) -> dict | None:
     """None while running; then winners, reason, pieces lost and far-row counts."""

@@ -15,13 +15,26 @@ import copy
 from domain.ruleset import Event, config_to_dict
 
 from .board import COLUMNS, apply_move, copy_plan, undo_move
-from .commitments import (COMMITTED, fold_committed, owe, owed_after_assignment, owed_after_kamikaze,
-                          owed_after_reassignment)
+from .commitments import (
+    COMMITTED,
+    fold_committed,
+    owe,
+    owed_after_assignment,
+    owed_after_kamikaze,
+    owed_after_reassignment,
+)
 from .config import Config
 from .events import MATCH_WON
 from .flow import SEATS, advance, end_turn, finish, lose_piece, opponent, pieces_of, send_back, start_turn
-from .player_powers import (apply_transfer, fold_chosen, fold_earned, fold_juggernaut_offered, fold_magician,
-                            fold_sensei_claimed, fold_witch_doctor)
+from .player_powers import (
+    apply_transfer,
+    fold_chosen,
+    fold_earned,
+    fold_juggernaut_offered,
+    fold_magician,
+    fold_sensei_claimed,
+    fold_witch_doctor,
+)
 from .powers import POWER_TYPES, SENSEI, no_powers
 
 
@@ -61,6 +74,7 @@ def initial_state(config: Config, seats: list[str]) -> dict:
 
 
 # ---- evolve -------------------------------------------------------------------------------
+
 
 def evolve(state: dict, event: Event) -> dict:
     """Fold one event into the state (never validates, never raises on recorded history)."""
@@ -109,11 +123,27 @@ def _piece_moved(state: dict, event: Event) -> None:
     pub = event.public
     plan = copy_plan(pub["plan"])  # the state must never share objects with a recorded event
     apply_move(state["board"], plan)
-    state["claims"].append({"version": event.version, "seat": pub["seat"], "kind": "move", "piece": plan["piece"],
-                            "from": plan["from"], "to": plan["to"], "claims": list(plan["claims"])})
+    state["claims"].append(
+        {
+            "version": event.version,
+            "seat": pub["seat"],
+            "kind": "move",
+            "piece": plan["piece"],
+            "from": plan["from"],
+            "to": plan["to"],
+            "claims": list(plan["claims"]),
+        }
+    )
     if pub["needs_response"]:
-        state["pending"] = {"kind": "move", "version": event.version, "seat": pub["seat"], "piece": plan["piece"],
-                            "claims": list(plan["claims"]), "plan": plan, "counter": None}
+        state["pending"] = {
+            "kind": "move",
+            "version": event.version,
+            "seat": pub["seat"],
+            "piece": plan["piece"],
+            "claims": list(plan["claims"]),
+            "plan": plan,
+            "counter": None,
+        }
         state["step"] = {"kind": "respond", "seat": opponent(pub["seat"])}
     else:
         end_turn(state)
@@ -121,10 +151,26 @@ def _piece_moved(state: dict, event: Event) -> None:
 
 def _detect_claimed(state: dict, event: Event) -> None:
     pub = event.public
-    state["claims"].append({"version": event.version, "seat": pub["seat"], "kind": "detect", "piece": pub["piece"],
-                            "target": pub["target"], "claims": ["detective"]})
-    state["pending"] = {"kind": "detect", "version": event.version, "seat": pub["seat"], "piece": pub["piece"],
-                        "target": pub["target"], "claims": ["detective"], "plan": None, "counter": None}
+    state["claims"].append(
+        {
+            "version": event.version,
+            "seat": pub["seat"],
+            "kind": "detect",
+            "piece": pub["piece"],
+            "target": pub["target"],
+            "claims": ["detective"],
+        }
+    )
+    state["pending"] = {
+        "kind": "detect",
+        "version": event.version,
+        "seat": pub["seat"],
+        "piece": pub["piece"],
+        "target": pub["target"],
+        "claims": ["detective"],
+        "plan": None,
+        "counter": None,
+    }
     state["step"] = {"kind": "respond", "seat": opponent(pub["seat"])}
 
 
@@ -136,14 +182,16 @@ def _claim_accepted(state: dict, event: Event) -> None:
 
 def _powers_detected(state: dict, event: Event) -> None:
     state["detections"][event.public["seat"]].append(
-        {"target": _secret(event)["target"], "powers": dict(_secret(event)["powers"]), "version": event.version})
+        {"target": _secret(event)["target"], "powers": dict(_secret(event)["powers"]), "version": event.version}
+    )
 
 
 def _counter_claimed(state: dict, event: Event) -> None:
     pub = event.public
     power = "moat" if event.kind == "MoatClaimed" else "kamikaze"
-    state["claims"].append({"version": event.version, "seat": pub["seat"], "kind": power, "piece": pub["piece"],
-                            "claims": [power]})
+    state["claims"].append(
+        {"version": event.version, "seat": pub["seat"], "kind": power, "piece": pub["piece"], "claims": [power]}
+    )
     state["pending"]["counter"] = {"kind": power, "version": event.version, "seat": pub["seat"], "piece": pub["piece"]}
     state["step"] = {"kind": "counter", "seat": state["pending"]["seat"]}
 
@@ -193,8 +241,9 @@ def _bluff_ruled(state: dict, event: Event) -> None:
     elif call["verdict"] == "true":
         kind = POWER_TYPES[call["power"]]
         state["powers"][call["piece"]][kind] = None
-        state["revealed"].append({"piece": call["piece"], "powers": [call["power"]], "reason": "true_claim",
-                                  "version": version})
+        state["revealed"].append(
+            {"piece": call["piece"], "powers": [call["power"]], "reason": "true_claim", "version": version}
+        )
         reassign = {"kind": "reassign", "seat": call["claimant"], "type": kind, "roll": None, "call_version": version}
         state["queue"] = [loss, reassign, {"kind": "retry" if effect == "move_sent_back" else "end_turn"}]
         if effect == "move_sent_back":
@@ -258,4 +307,3 @@ _HANDLERS = {
     MATCH_WON: _match_won,
     "Resigned": _resigned,
 }
-

@@ -21,11 +21,15 @@ from .powers import ACTION, MOVEMENT, PLAYER_POWERS, faces
 
 def catalogue() -> dict:
     """The public pieces and powers: each seat's pieces and home row, the powers by type, the boards."""
-    return {"pieces": {seat: pieces_of(seat) for seat in SEATS},
-            "home_rows": {"south": 1, "north": SIZE}, "columns": list(COLUMNS), "rows": list(range(1, SIZE + 1)),
-            "powers": {"movement": list(MOVEMENT), "action": list(ACTION)},
-            "boards": {name: sorted(impassable(name)) for name in ("standard", "bridges")},
-            "player_powers": list(PLAYER_POWERS)}
+    return {
+        "pieces": {seat: pieces_of(seat) for seat in SEATS},
+        "home_rows": {"south": 1, "north": SIZE},
+        "columns": list(COLUMNS),
+        "rows": list(range(1, SIZE + 1)),
+        "powers": {"movement": list(MOVEMENT), "action": list(ACTION)},
+        "boards": {name: sorted(impassable(name)) for name in ("standard", "bridges")},
+        "player_powers": list(PLAYER_POWERS),
+    }
 
 
 def view(state: dict, viewer: Viewer) -> dict:
@@ -42,9 +46,14 @@ def view(state: dict, viewer: Viewer) -> dict:
     for seat in SEATS:
         for piece in pieces_of(seat):
             square, index = where.get(piece, (None, None))
-            entry = {"seat": seat, "lost": piece in state["lost"][seat], "square": square, "stack_position": index,
-                     "stack_height": len(board[square]) if square else None,
-                     "sat_on": square is not None and index < len(board[square]) - 1}
+            entry = {
+                "seat": seat,
+                "lost": piece in state["lost"][seat],
+                "square": square,
+                "stack_position": index,
+                "stack_height": len(board[square]) if square else None,
+                "sat_on": square is not None and index < len(board[square]) - 1,
+            }
             if visible(seat):
                 entry["powers"] = dict(state["powers"][piece])
             pieces[piece] = entry
@@ -56,11 +65,15 @@ def view(state: dict, viewer: Viewer) -> dict:
         "impassable": sorted(impassable(state["config"]["board"])),
         "board": {sq: list(stack) for sq, stack in sorted(board.items())},
         "pieces": pieces,
-        "turn": None if state["turn"] is None or over else {
-            "seat": state["turn"]["seat"], "number": state["turn"]["number"],
+        "turn": None
+        if state["turn"] is None or over
+        else {
+            "seat": state["turn"]["seat"],
+            "number": state["turn"]["number"],
             "forbidden_squares": list(state["turn"]["forbidden"]),
             "sent_back": [{"piece": p, "to": to, "effect": e} for p, to, e in state["turn"].get("rejected", [])],
-            "juggernaut": bool(state["turn"].get("juggernaut"))},
+            "juggernaut": bool(state["turn"].get("juggernaut")),
+        },
         "step": None if over else _step(state, visible),
         "pending": None if over else _pending(state["pending"]),
         "player_powers": {s: holdings(state, s) for s in SEATS},

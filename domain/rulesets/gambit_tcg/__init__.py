@@ -35,8 +35,7 @@ answered) · play.py (payment, playing cards) · traps.py (set, activate) · com
 
 from __future__ import annotations
 
-from .commands import (COMMANDS, ActivateTrap, AssignBlockers, DeclareAttack, Energize, EndPhase, Pass, PlayCard,
-                       SetCard)
+from .commands import COMMANDS, ActivateTrap, AssignBlockers, DeclareAttack, EndPhase, Energize, Pass, PlayCard, SetCard
 from .config import Config, join_options, seat_names
 from .events import derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
@@ -48,8 +47,31 @@ from .view import catalogue, view
 RULESET_ID = "gambit-tcg"
 
 __all__ = [
-    "RULESET_ID", "Config", "COMMANDS", "seat_names", "join_options", "initial_state", "setup", "decide", "evolve",
-    "legal_commands", "legal_choices", "to_act", "may_act", "outcome", "view", "derived_secret", "derived_public",
-    "readjudicate", "catalogue",
-    "SetCard", "Energize", "PlayCard", "ActivateTrap", "EndPhase", "DeclareAttack", "AssignBlockers", "Pass",
+    "COMMANDS",
+    "RULESET_ID",
+    "ActivateTrap",
+    "AssignBlockers",
+    "Config",
+    "DeclareAttack",
+    "EndPhase",
+    "Energize",
+    "Pass",
+    "PlayCard",
+    "SetCard",
+    "catalogue",
+    "decide",
+    "derived_public",
+    "derived_secret",
+    "evolve",
+    "initial_state",
+    "join_options",
+    "legal_choices",
+    "legal_commands",
+    "may_act",
+    "outcome",
+    "readjudicate",
+    "seat_names",
+    "setup",
+    "to_act",
+    "view",
 ]

@@ -88,7 +88,7 @@ def block_choices(state: dict, seat: str) -> list[Choice]:
     attackers = state["combat"]["attackers"]
     units = [u["card"] for u in state["players"][seat]["units"]]
     out = []
-    for size in range(0, min(len(units), len(attackers)) + 1):
+    for size in range(min(len(units), len(attackers)) + 1):
         for chosen in itertools.combinations(units, size):
             if guard_ok(state, seat, attackers, dict.fromkeys(chosen, "")):
                 domain = pairs([pair_part(list(chosen), sequence_of(attackers, size, size))])

@@ -89,5 +89,10 @@ COMMANDS = (SetCard, Energize, PlayCard, ActivateTrap, EndPhase, DeclareAttack, 
 
 def choices_of(command) -> dict:
     """The effect choices a play/activation command carries."""
-    return {"target": command.target, "reveal": command.reveal, "declared_type": command.declared_type,
-            "sacrifice": command.sacrifice, "target_player": command.target_player}
+    return {
+        "target": command.target,
+        "reveal": command.reveal,
+        "declared_type": command.declared_type,
+        "sacrifice": command.sacrifice,
+        "target_player": command.target_player,
+    }

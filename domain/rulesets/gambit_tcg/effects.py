@@ -21,6 +21,7 @@ CHOICE_FIELDS = ("target", "reveal", "declared_type", "sacrifice", "target_playe
 
 # ----- statics --------------------------------------------------------------------------------
 
+
 def field_aura(state: dict, name: str) -> tuple[str | None, int]:
     """(owner, amount) of an aura of the field card in play, or (None, 0)."""
     field = state["field"]
@@ -63,11 +64,16 @@ def play_cost(state: dict, instance: str, revealed: bool) -> int:
 
 def lethal_units(state: dict) -> list[tuple[str, str]]:
     """(controller, unit) for every unit whose damage this turn has reached its Endurance."""
-    return [(seat, unit["card"]) for seat in state["seats"] for unit in state["players"][seat]["units"]
-            if unit["damage"] >= endurance(state, seat, unit)]
+    return [
+        (seat, unit["card"])
+        for seat in state["seats"]
+        for unit in state["players"][seat]["units"]
+        if unit["damage"] >= endurance(state, seat, unit)
+    ]
 
 
 # ----- targets --------------------------------------------------------------------------------
+
 
 def reveal_targets(state: dict, seat: str) -> list[str]:
     """Set cards a Reveal of `seat` may target: the opponents' face-down ones."""
@@ -85,8 +91,11 @@ def attacking_targets(state: dict, seat: str, min_might: int = 0) -> list[str]:
     combat = state["combat"]
     if combat is None:
         return []
-    return [u for u in combat["attackers"] if find_unit(state, u)[0] not in (None, seat)
-            and might(state, unit_in_play(state, u)) >= min_might]
+    return [
+        u
+        for u in combat["attackers"]
+        if find_unit(state, u)[0] not in (None, seat) and might(state, unit_in_play(state, u)) >= min_might
+    ]
 
 
 def sacrifice_candidates(state: dict, seat: str, instance: str | None, effect: dict) -> list[str]:
@@ -103,6 +112,7 @@ def all_units(state: dict) -> list[str]:
 
 
 # ----- choices --------------------------------------------------------------------------------
+
 
 def _options(state: dict, seat: str, instance: str | None, effect: dict) -> list[dict]:
     """The legal partial choices for one effect (a list of dicts of the fields it reads)."""
@@ -156,8 +166,11 @@ def check_opposing_target(state: dict, seat: str, instance: str, choices: dict) 
     if target is None or not any(e["do"] in OPPOSING_ONLY for e in effects):
         return
     if find_unit(state, target)[0] == seat:
-        raise RuleViolation("own_unit", "damage and destroy effects target opposing units only; Sacrifice is the "
-                                        "only way to send your own unit to the graveyard")
+        raise RuleViolation(
+            "own_unit",
+            "damage and destroy effects target opposing units only; Sacrifice is the "
+            "only way to send your own unit to the graveyard",
+        )
 
 
 def check_choices(state: dict, seat: str, instance: str, choices: dict) -> None:
@@ -178,7 +191,9 @@ def check_choices(state: dict, seat: str, instance: str, choices: dict) -> None:
     if choices["reveal"] is not None and choices["reveal"] not in {o["reveal"] for o in options}:
         raise RuleViolation("not_a_reveal_target", "Reveal targets an opponent's face-down set card")
     if choices["sacrifice"] is not None and choices["sacrifice"] not in {o["sacrifice"] for o in options}:
-        raise RuleViolation("bad_sacrifice", "Sacrifice one of your own units in play (another one, if the card says so)")
+        raise RuleViolation(
+            "bad_sacrifice", "Sacrifice one of your own units in play (another one, if the card says so)"
+        )
     if choices["target"] is not None and choices["target"] not in {o["target"] for o in options}:
         raise RuleViolation("bad_target", f"{choices['target']!r} is not a legal target for {card['name']}")
     raise RuleViolation("choice_required", f"{card['name']} needs one of: {sorted(used)}")

@@ -50,16 +50,26 @@ def shuffle_public(state: dict) -> dict:
     """The public part of a deck's shuffle: the registered, unshuffled deck, and `n` its whole list."""
     # A smaller `n` would leave cards of the list out of the deck (evolve numbers only the
     # permuted positions).
-    seat = next((s for s in state["seats"] if state["players"][s]["deck_list"] and not any(
-        instance.startswith(f"{s}-") for instance in state["cards"])), None)
+    seat = next(
+        (
+            s
+            for s in state["seats"]
+            if state["players"][s]["deck_list"] and not any(instance.startswith(f"{s}-") for instance in state["cards"])
+        ),
+        None,
+    )
     size = len(state["players"][seat]["deck_list"]) if seat is not None else 0
     return {"seat": seat, "chance": {"draw": "permutation", "n": size}}
 
 
 def started_public() -> dict:
     """The public part of the game's start: p1 first, the starting life, the opening hands, p2's free set."""
-    return {"first_seat": SEATS[0], "life": STARTING_LIFE, "opening_hands": dict(OPENING_HAND),
-            "free_set_for": SEATS[1]}
+    return {
+        "first_seat": SEATS[0],
+        "life": STARTING_LIFE,
+        "opening_hands": dict(OPENING_HAND),
+        "free_set_for": SEATS[1],
+    }
 
 
 def drawn_public(state: dict, seat: str, count: int, reason: str) -> dict:
@@ -117,6 +127,7 @@ def opened_secret(state: dict, card: str) -> dict:
     _, entry = find_set(state, card)
     return {"card": card, "id": state["cards"][card], "window": None if entry is None else entry["window"]}
 
+
 def turn_limit_public(state: dict) -> dict:
     """The public part of reaching the turn limit: the life totals and the one seat with the most (or none)."""
     life = {s: state["players"][s]["life"] for s in state["seats"]}
@@ -140,10 +151,17 @@ def played_public(state: dict, seat: str, card: str, choices: dict, energy, disc
     source, entry = source_of(state, seat, card)
     card_id = state["cards"][card]
     kind = CARDS[card_id]["type"]
-    public = {"seat": seat, "card": card, "id": card_id, "type": kind, "from": source,
-              "cost": play_cost(state, card, entry is not None and entry["revealed"]),
-              "paid": paid_record(state, energy, discard), "target": choices.get("target"),
-              "choices": {k: v for k, v in choices.items() if v is not None}}
+    public = {
+        "seat": seat,
+        "card": card,
+        "id": card_id,
+        "type": kind,
+        "from": source,
+        "cost": play_cost(state, card, entry is not None and entry["revealed"]),
+        "paid": paid_record(state, energy, discard),
+        "target": choices.get("target"),
+        "choices": {k: v for k, v in choices.items() if v is not None},
+    }
     if kind == "field" and state["field"] is not None:
         old = state["field"]
         public["replaced"] = {"card": old["card"], "id": state["cards"][old["card"]], "owner": old["owner"]}
@@ -153,11 +171,20 @@ def played_public(state: dict, seat: str, card: str, choices: dict, energy, disc
 def activated_public(state: dict, card: str, choices: dict, energy, discard) -> dict:
     """The public part of a trap's activation: its owner, what it is, the window and turn it was set for, its cost."""
     seat, entry = set_entry(state, card)
-    return {"seat": seat, "card": card, "id": state["cards"][card], "type": "trap", "window": entry["window"],
-            "set_version": entry["set_version"], "set_turn": entry["set_turn"], "turn": state["turn"],
-            "on_turn_of": state["active"], "cost": play_cost(state, card, entry["revealed"]),
-            "paid": paid_record(state, energy, discard),
-            "choices": {k: v for k, v in choices.items() if v is not None}}
+    return {
+        "seat": seat,
+        "card": card,
+        "id": state["cards"][card],
+        "type": "trap",
+        "window": entry["window"],
+        "set_version": entry["set_version"],
+        "set_turn": entry["set_turn"],
+        "turn": state["turn"],
+        "on_turn_of": state["active"],
+        "cost": play_cost(state, card, entry["revealed"]),
+        "paid": paid_record(state, energy, discard),
+        "choices": {k: v for k, v in choices.items() if v is not None},
+    }
 
 
 def pending_spell_public(state: dict) -> dict:
@@ -171,8 +198,14 @@ def revealed_public(state: dict, target: str) -> dict:
     owner, entry = set_entry(state, target)
     target_id = state["cards"][target]
     target_type = CARDS[target_id]["type"]
-    return {"owner": owner, "card": target, "id": target_id, "type": target_type,
-            "window": entry["window"] if target_type == "trap" else None, "set_version": entry["set_version"]}
+    return {
+        "owner": owner,
+        "card": target,
+        "id": target_id,
+        "type": target_type,
+        "window": entry["window"] if target_type == "trap" else None,
+        "set_version": entry["set_version"],
+    }
 
 
 def field_public(state: dict) -> dict:
@@ -193,8 +226,13 @@ def destroyed_public(state: dict, unit: str) -> dict | None:
         for entry in state["players"][seat]["units"]:
             if entry["card"] == unit:
                 item = entry["item"]
-                return {"unit": unit, "id": state["cards"][unit], "controller": seat, "item": item,
-                        "item_id": state["cards"][item] if item else None}
+                return {
+                    "unit": unit,
+                    "id": state["cards"][unit],
+                    "controller": seat,
+                    "item": item,
+                    "item_id": state["cards"][item] if item else None,
+                }
     return None
 
 
@@ -211,8 +249,12 @@ def combat_public(state: dict) -> dict:
             continue
         unit_damage.append({"unit": blocker, "amount": power, "source": attacker})
         unit_damage.append({"unit": attacker, "amount": might(state, unit_in_play(state, blocker)), "source": blocker})
-    return {"seat": combat["seat"], "target": combat["target"], "unit_damage": unit_damage,
-            "player_damage": {combat["target"]: player} if player else {}}
+    return {
+        "seat": combat["seat"],
+        "target": combat["target"],
+        "unit_damage": unit_damage,
+        "player_damage": {combat["target"]: player} if player else {},
+    }
 
 
 _OPENING = ("SetCardRevealed", "TrapActivated", "CardPlayed")
@@ -290,8 +332,10 @@ def derived_public(state: dict, event: Event) -> dict | None:
         return {"seat": active}
     if kind in ("BlocksAwaited", "BlockersAssigned"):
         combat_now = state["combat"]
-        return {"seat": combat_now["target"], **({"attackers": list(combat_now["attackers"])}
-                                                 if kind == "BlocksAwaited" else {})}
+        return {
+            "seat": combat_now["target"],
+            **({"attackers": list(combat_now["attackers"])} if kind == "BlocksAwaited" else {}),
+        }
     if kind == "CombatResolved":
         return combat_public(state)
     if kind == "SeatLost" and pub.get("reason") == "zero_life":

@@ -14,7 +14,7 @@ from domain.ruleset import RuleViolation, passes
 
 from .cards import CARDS, ENERGY_CAP, SEATS, WINDOWS
 from .combat import block_choices
-from .commands import ActivateTrap, DeclareAttack, Energize, EndPhase, Pass, PlayCard, SetCard
+from .commands import ActivateTrap, DeclareAttack, EndPhase, Energize, Pass, PlayCard, SetCard
 from .effects import CHOICE_FIELDS, choice_options
 from .phases import attack_candidates
 from .play import check_play, item_hosts, payment_domains
@@ -65,8 +65,13 @@ def _legal_options(state: dict, seat: str) -> list:
         return [Pass()] + _sets(state, seat)
     if step == "attack":
         attackers = attack_candidates(state, seat)
-        return [Choice(DeclareAttack, {}, {"attackers": subset_of(attackers, 0, len(attackers)),
-                                           "target_player": one_of([None, opponent(seat)])})]
+        return [
+            Choice(
+                DeclareAttack,
+                {},
+                {"attackers": subset_of(attackers, 0, len(attackers)), "target_player": one_of([None, opponent(seat)])},
+            )
+        ]
     if step == "blocks":
         return list(block_choices(state, seat))
     if step != "main":
@@ -92,8 +97,11 @@ def _sets(state: dict, seat: str) -> list[Choice]:
 
 def _paid(command_cls, state: dict, seat: str, card: str, cost: int, options: list[dict]) -> list[Choice]:
     """Each choice of effects with each family of minimal payments."""
-    return [Choice(command_cls, {"card": card, **choice}, payment)
-            for choice in options for payment in payment_domains(state, seat, cost, card)]
+    return [
+        Choice(command_cls, {"card": card, **choice}, payment)
+        for choice in options
+        for payment in payment_domains(state, seat, cost, card)
+    ]
 
 
 def _plays(state: dict, seat: str) -> list[Choice]:

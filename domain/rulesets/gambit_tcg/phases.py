@@ -16,8 +16,11 @@ from .state import opponent
 
 def attack_candidates(state: dict, seat: str) -> list[str]:
     """Units of `seat` that may attack now: no Summoning Weakness, or Rush."""
-    return [u["card"] for u in state["players"][seat]["units"]
-            if u["entered_turn"] < state["turn"] or "rush" in keywords(state, u)]
+    return [
+        u["card"]
+        for u in state["players"][seat]["units"]
+        if u["entered_turn"] < state["turn"] or "rush" in keywords(state, u)
+    ]
 
 
 def available_payment(state: dict, seat: str) -> int:
@@ -28,8 +31,9 @@ def available_payment(state: dict, seat: str) -> int:
 
 def usable_traps(state: dict, seat: str, window: str) -> list[str]:
     """Trap ids of the pool that name `window` in their card data and would have a legal choice for `seat` now."""
-    return [t for t in TRAP_IDS if window in CARDS[t].get("windows", ())
-            and combine(state, seat, None, CARDS[t]["effects"])]
+    return [
+        t for t in TRAP_IDS if window in CARDS[t].get("windows", ()) and combine(state, seat, None, CARDS[t]["effects"])
+    ]
 
 
 def may_respond(state: dict, seat: str, window: str) -> bool:
@@ -44,10 +48,11 @@ def may_respond(state: dict, seat: str, window: str) -> bool:
     usable = usable_traps(state, seat, window)
     if not usable or available_payment(state, seat) < min(CARDS[t]["cost"] for t in usable):
         return False
-    return any(e["ready_turn"] <= state["turn"]
-               and (not e["revealed"] or (CARDS[state["cards"][e["card"]]]["type"] == "trap"
-                                          and e["window"] == window))
-               for e in state["players"][seat]["set"])
+    return any(
+        e["ready_turn"] <= state["turn"]
+        and (not e["revealed"] or (CARDS[state["cards"][e["card"]]]["type"] == "trap" and e["window"] == window))
+        for e in state["players"][seat]["set"]
+    )
 
 
 def window_live(state: dict, window: str) -> bool:

@@ -18,11 +18,12 @@ from .scratch import TcgDecision
 from .state import find_unit, opponent, source_of
 from .turns import open_window
 
-
 # ----- payment --------------------------------------------------------------------------------
 
-def check_payment(state: dict, seat: str, cost: int, energy: tuple[str, ...], discard: tuple[str, ...],
-                  playing: str) -> None:
+
+def check_payment(
+    state: dict, seat: str, cost: int, energy: tuple[str, ...], discard: tuple[str, ...], playing: str
+) -> None:
     """Raise RuleViolation unless the energy and discards pay `cost` exactly enough."""
     player = state["players"][seat]
     ready = {e["card"]: e["ready"] for e in player["energy"]}
@@ -50,8 +51,7 @@ Payment = tuple[tuple[str, ...], tuple[str, ...]]
 def canonical_payment(state: dict, seat: str, cost: int, playing: str) -> Payment | None:
     """One minimal payment (largest ready energy first, then the last cards in hand), or None."""
     player = state["players"][seat]
-    ready = sorted((e["card"] for e in player["energy"] if e["ready"]),
-                   key=lambda c: -energy_value(state["cards"][c]))
+    ready = sorted((e["card"] for e in player["energy"] if e["ready"]), key=lambda c: -energy_value(state["cards"][c]))
     energy: list[str] = []
     total = 0
     for card in ready:
@@ -63,7 +63,7 @@ def canonical_payment(state: dict, seat: str, cost: int, playing: str) -> Paymen
     need = max(0, cost - total)
     if need > len(hand):
         return None
-    return tuple(energy), tuple(hand[len(hand) - need:]) if need else ()
+    return tuple(energy), tuple(hand[len(hand) - need :]) if need else ()
 
 
 def payment_domains(state: dict, seat: str, cost: int, playing: str) -> list[dict]:
@@ -98,6 +98,7 @@ def payment_domains(state: dict, seat: str, cost: int, playing: str) -> list[dic
 
 # ----- energize -------------------------------------------------------------------------------
 
+
 def check_energize(state: dict, seat: str, card: str) -> None:
     """Raise RuleViolation unless `seat` may energize `card` now."""
     player = state["players"][seat]
@@ -116,6 +117,7 @@ def energize(decision: TcgDecision, seat: str, card: str) -> None:
 
 
 # ----- playing a card -------------------------------------------------------------------------
+
 
 def check_play(state: dict, seat: str, card: str, choices: dict) -> tuple[str, dict | None, int]:
     """Raise RuleViolation unless `seat` may play `card` with `choices`; return (source, set entry, cost)."""
@@ -164,8 +166,17 @@ def item_hosts(state: dict, seat: str, card: str) -> list[str]:
     return [u["card"] for s in seats for u in state["players"][s]["units"] if u["item"] is None]
 
 
-def play_card(decision: TcgDecision, seat: str, card: str, choices: dict, energy: tuple, discard: tuple,
-              source: str, entry: dict | None, cost: int) -> None:
+def play_card(
+    decision: TcgDecision,
+    seat: str,
+    card: str,
+    choices: dict,
+    energy: tuple,
+    discard: tuple,
+    source: str,
+    entry: dict | None,
+    cost: int,
+) -> None:
     """Pay and play: a unit enters (when-played effects, then the unit_played window); a spell
     waits in the spell_activated window; an item is equipped; a field card replaces the old one."""
     state = decision.state
@@ -173,8 +184,9 @@ def play_card(decision: TcgDecision, seat: str, card: str, choices: dict, energy
     kind = public["type"]
     if entry is not None and not entry["revealed"]:
         # Flipping a face-down card opens its set commitment; its identity stays organizers' until the end.
-        version = decision.emit("CardPlayed", public, secret=opened_secret(state, card), audience=(),
-                                opens=(entry["set_version"],))
+        version = decision.emit(
+            "CardPlayed", public, secret=opened_secret(state, card), audience=(), opens=(entry["set_version"],)
+        )
     else:
         version = decision.emit("CardPlayed", public)
     if kind == "unit":

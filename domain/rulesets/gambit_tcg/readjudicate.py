@@ -24,10 +24,18 @@ def type_call_ruling(state: dict, effect: dict, target: str, declared_type: str)
     target_type = CARDS[target_id]["type"]
     right = declared_type == target_type
     return {
-        "claim_version": entry["set_version"], "claimant": owner, "verdict": "true" if right else "false",
-        "actual_type": target_type, "card": target, "card_id": target_id, "evidence_version": entry["set_version"],
-        "consequences": {"life_gained": effect.get("life_if_right", 0) if right else 0, "revealed": target,
-                         "returned_to_hand": returns_to_hand(effect, target_type)},
+        "claim_version": entry["set_version"],
+        "claimant": owner,
+        "verdict": "true" if right else "false",
+        "actual_type": target_type,
+        "card": target,
+        "card_id": target_id,
+        "evidence_version": entry["set_version"],
+        "consequences": {
+            "life_gained": effect.get("life_if_right", 0) if right else 0,
+            "revealed": target,
+            "returned_to_hand": returns_to_hand(effect, target_type),
+        },
     }
 
 

@@ -15,8 +15,14 @@ from .scratch import TcgDecision
 from .state import find_set, find_unit
 
 
-def resolve(decision: TcgDecision, seat: str, instance: str, choices: dict, effects: list[dict] | None = None,
-            play_version: int | None = None) -> None:
+def resolve(
+    decision: TcgDecision,
+    seat: str,
+    instance: str,
+    choices: dict,
+    effects: list[dict] | None = None,
+    play_version: int | None = None,
+) -> None:
     """Resolve a card's effects with the given choices, emitting events through `decision`."""
     card_id = decision.state["cards"][instance]
     for effect in CARDS[card_id]["effects"] if effects is None else effects:
@@ -32,10 +38,16 @@ def _reveal(decision, seat, instance, effect, choices, play_version):
     public = {"seat": seat, "source": instance, **revealed_public(state, target)}
     public["returned_to_hand"] = returns_to_hand(effect, public["type"])
     if effect.get("declare_type"):
-        public["bluff_call"] = {"caller": seat, "call_version": play_version, "declared_type": choices["declared_type"],
-                                "source": instance, **type_call_ruling(state, effect, target, choices["declared_type"])}
-    decision.emit("SetCardRevealed", public, secret=opened_secret(state, target), audience=(),
-                  opens=(entry["set_version"],))
+        public["bluff_call"] = {
+            "caller": seat,
+            "call_version": play_version,
+            "declared_type": choices["declared_type"],
+            "source": instance,
+            **type_call_ruling(state, effect, target, choices["declared_type"]),
+        }
+    decision.emit(
+        "SetCardRevealed", public, secret=opened_secret(state, target), audience=(), opens=(entry["set_version"],)
+    )
 
 
 def pay_sacrifice_costs(decision: TcgDecision, seat: str, instance: str, choices: dict) -> None:
@@ -51,8 +63,16 @@ def sacrifice(decision: TcgDecision, seat: str, victim: str, by: str) -> None:
     if unit is None or controller != seat:
         return
     owner, bonus = field_aura(decision.state, "sacrifice_life")
-    decision.emit("UnitSacrificed", {"seat": seat, **sacrificed_public(decision.state, victim), "by": by,
-                                     "life_gained": bonus if owner == seat else 0, "life_gained_by": seat})
+    decision.emit(
+        "UnitSacrificed",
+        {
+            "seat": seat,
+            **sacrificed_public(decision.state, victim),
+            "by": by,
+            "life_gained": bonus if owner == seat else 0,
+            "life_gained_by": seat,
+        },
+    )
 
 
 def _sacrifice(decision, seat, instance, effect, choices, play_version):
@@ -112,14 +132,29 @@ def _destroy_field(decision, seat, instance, effect, choices, play_version):
 
 def _boost(decision, seat, instance, effect, choices, play_version):
     if find_unit(decision.state, choices.get("target"))[1] is not None:
-        decision.emit("UnitBoosted", {"unit": choices["target"], "might": effect["might"],
-                                      "endurance": effect["endurance"], "source": instance, "until": "end_of_turn"})
+        decision.emit(
+            "UnitBoosted",
+            {
+                "unit": choices["target"],
+                "might": effect["might"],
+                "endurance": effect["endurance"],
+                "source": instance,
+                "until": "end_of_turn",
+            },
+        )
 
 
 _RESOLVERS = {
-    "reveal": _reveal, "sacrifice": _sacrifice, "draw": _draw, "damage_player": _damage_player,
-    "destroy_attacker": _destroy_attacker, "damage_attacker": _damage_attacker, "mute_attacker": _mute_attacker,
-    "nullify_spell": _nullify_spell, "destroy_field": _destroy_field, "boost": _boost,
+    "reveal": _reveal,
+    "sacrifice": _sacrifice,
+    "draw": _draw,
+    "damage_player": _damage_player,
+    "destroy_attacker": _destroy_attacker,
+    "damage_attacker": _damage_attacker,
+    "mute_attacker": _mute_attacker,
+    "nullify_spell": _nullify_spell,
+    "destroy_field": _destroy_field,
+    "boost": _boost,
 }
 # The data file is validated against EFFECT_PARAMS; every name there must have a resolver.
 assert set(_RESOLVERS) == set(EFFECT_PARAMS), "effect vocabulary and resolvers disagree"

@@ -7,16 +7,33 @@ its events through a `TcgDecision`; the game's end stops a decision where it hap
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from domain.decision import GameEnded
-from domain.ruleset import (Command, Event, RuleViolation, chance_event, check_game_running, check_seat_in_match,
-                            check_seat_to_act)
+from domain.ruleset import (
+    Command,
+    Event,
+    RuleViolation,
+    chance_event,
+    check_game_running,
+    check_seat_in_match,
+    check_seat_to_act,
+)
 
 from .cards import OPENING_HAND
 from .combat import assign_blockers, check_attack, check_blocks, declare_attack
-from .commands import (ActivateTrap, AssignBlockers, DeclareAttack, Energize, EndPhase, Pass, PlayCard, SetCard,
-                       choices_of)
+from .commands import (
+    ActivateTrap,
+    AssignBlockers,
+    DeclareAttack,
+    EndPhase,
+    Energize,
+    Pass,
+    PlayCard,
+    SetCard,
+    choices_of,
+)
 from .config import Config, join_options
 from .events import deck_secret, registered_public, shuffle_public, started_public
 from .legal import to_act
@@ -33,11 +50,19 @@ def setup(config: Config, seats: list[str], chance: Any, seat_options: dict | No
     options = {s: (seat_options or {}).get(s) or join_options(config, s, {}) for s in seats}
     decision = TcgDecision(initial_state(config, seats), chance)
     for seat in seats:
-        decision.emit("DeckRegistered", registered_public(decision.state),
-                      secret=deck_secret(options[seat]["deck"], options[seat]["deck_list"]), audience=(seat,))
+        decision.emit(
+            "DeckRegistered",
+            registered_public(decision.state),
+            secret=deck_secret(options[seat]["deck"], options[seat]["deck_list"]),
+            audience=(seat,),
+        )
         public = shuffle_public(decision.state)
-        shuffled = chance_event("DeckShuffled", chance.permutation(f"shuffle/{seat}", public["chance"]["n"]),
-                                {"seat": public["seat"]}, hidden_from_all_but=())
+        shuffled = chance_event(
+            "DeckShuffled",
+            chance.permutation(f"shuffle/{seat}", public["chance"]["n"]),
+            {"seat": public["seat"]},
+            hidden_from_all_but=(),
+        )
         decision.add(shuffled)
     for seat in seats:
         decision.draw(seat, OPENING_HAND[seat], "opening")
@@ -55,8 +80,13 @@ def decide(state: dict, seat: str, command: Command, chance: Any = None) -> list
         choices = choices_of(command)
         entry, cost = check_activation(state, seat, command.card, choices, acting)
         check_payment(state, seat, cost, command.energy, command.discard, command.card)
-        return _decided(state, chance, lambda decision: activate_trap(
-            decision, seat, command.card, choices, command.energy, command.discard, entry, cost))
+        return _decided(
+            state,
+            chance,
+            lambda decision: activate_trap(
+                decision, seat, command.card, choices, command.energy, command.discard, entry, cost
+            ),
+        )
     check_seat_to_act(seat, acting)
     if state["window"] is not None:
         if isinstance(command, Pass):
@@ -95,12 +125,15 @@ def _free_set(state: dict, seat: str, command: Command, chance: Any) -> list[Eve
             """Set the card for free, then turn 1 begins."""
             set_card(decision, seat, command.card, command.window, free=True)
             begin_turn(decision, 1)
+
         return _decided(state, chance, set_then_begin)
     if isinstance(command, Pass):
+
         def decline_then_begin(decision: TcgDecision) -> None:
             """Decline the free set, then turn 1 begins."""
             decision.emit("FreeSetDeclined", {"seat": seat})
             begin_turn(decision, 1)
+
         return _decided(state, chance, decline_then_begin)
     raise RuleViolation("wrong_step", "before the first turn p2 may only set one card or pass")
 
@@ -119,8 +152,13 @@ def _main(state: dict, seat: str, command: Command, chance: Any) -> list[Event]:
         choices = choices_of(command)
         source, entry, cost = check_play(state, seat, command.card, choices)
         check_payment(state, seat, cost, command.energy, command.discard, command.card)
-        return _decided(state, chance, lambda decision: play_card(
-            decision, seat, command.card, choices, command.energy, command.discard, source, entry, cost))
+        return _decided(
+            state,
+            chance,
+            lambda decision: play_card(
+                decision, seat, command.card, choices, command.energy, command.discard, source, entry, cost
+            ),
+        )
     raise RuleViolation("wrong_step", f"{command.type!r} is not possible in a main phase")
 
 

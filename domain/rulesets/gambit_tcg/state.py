@@ -27,12 +27,35 @@ from .cards import SEATS, STARTING_LIFE
 def initial_state(config, seats: list[str]) -> dict:
     """The state before setup: empty zones, full life."""
     return {
-        "config": config_to_dict(config), "seats": list(seats), "version": 0,
-        "turn": 0, "active": None, "phase": "setup", "step": None, "window": None,
-        "cards": {}, "field": None, "combat": None, "pending_spell": None, "result": None,
-        "players": {s: {"life": STARTING_LIFE, "deck_name": None, "deck_list": [], "deck": [], "hand": [], "set": [],
-                        "energy": [], "units": [], "graveyard": [], "exile": [], "energized": False}
-                    for s in seats},
+        "config": config_to_dict(config),
+        "seats": list(seats),
+        "version": 0,
+        "turn": 0,
+        "active": None,
+        "phase": "setup",
+        "step": None,
+        "window": None,
+        "cards": {},
+        "field": None,
+        "combat": None,
+        "pending_spell": None,
+        "result": None,
+        "players": {
+            s: {
+                "life": STARTING_LIFE,
+                "deck_name": None,
+                "deck_list": [],
+                "deck": [],
+                "hand": [],
+                "set": [],
+                "energy": [],
+                "units": [],
+                "graveyard": [],
+                "exile": [],
+                "energized": False,
+            }
+            for s in seats
+        },
     }
 
 
@@ -187,8 +210,16 @@ def _game_started(state, pub, sec):
 def _card_set(state, pub, sec):
     player = state["players"][pub["seat"]]
     player["hand"].remove(pub["card"])
-    player["set"].append({"card": pub["card"], "set_version": None, "set_turn": pub["set_turn"],
-                          "ready_turn": pub["ready_turn"], "revealed": False, "window": sec.get("window")})
+    player["set"].append(
+        {
+            "card": pub["card"],
+            "set_version": None,
+            "set_turn": pub["set_turn"],
+            "ready_turn": pub["ready_turn"],
+            "revealed": False,
+            "window": sec.get("window"),
+        }
+    )
 
 
 def _turn_began(state, pub, sec):
@@ -230,8 +261,16 @@ def _card_played(state, pub, sec):
     _pay(state, seat, pub["paid"])
     _take_from_source(state, seat, instance, pub["from"])
     if kind == "unit":
-        state["players"][seat]["units"].append({"card": instance, "entered_turn": state["turn"], "damage": 0,
-                                                "item": None, "boost_might": 0, "boost_endurance": 0})
+        state["players"][seat]["units"].append(
+            {
+                "card": instance,
+                "entered_turn": state["turn"],
+                "damage": 0,
+                "item": None,
+                "boost_might": 0,
+                "boost_endurance": 0,
+            }
+        )
     elif kind == "item":
         _, host = find_unit(state, pub["target"])
         if host is not None:
@@ -242,8 +281,7 @@ def _card_played(state, pub, sec):
             state["players"][old["owner"]]["graveyard"].append(old["card"])
         state["field"] = {"card": instance, "owner": seat}
     elif kind == "spell":
-        state["pending_spell"] = {"seat": seat, "card": instance, "choices": dict(pub["choices"]),
-                                  "version": None}
+        state["pending_spell"] = {"seat": seat, "card": instance, "choices": dict(pub["choices"]), "version": None}
 
 
 def _spell_done(state, pub, sec):
@@ -309,8 +347,13 @@ def _field_destroyed(state, pub, sec):
 
 
 def _attack_declared(state, pub, sec):
-    state["combat"] = {"seat": pub["seat"], "target": pub["target"], "attackers": list(pub["attackers"]),
-                       "blocks": {}, "muted": []}
+    state["combat"] = {
+        "seat": pub["seat"],
+        "target": pub["target"],
+        "attackers": list(pub["attackers"]),
+        "blocks": {},
+        "muted": [],
+    }
     state["step"] = None
 
 
@@ -351,14 +394,34 @@ def _turn_limit(state, pub, sec):
 
 
 _HANDLERS = {
-    "DeckRegistered": _deck_registered, "DeckShuffled": _deck_shuffled, "CardsDrawn": _cards_drawn,
-    "GameStarted": _game_started, "CardSet": _card_set, "TurnBegan": _turn_began, "PhaseBegan": _phase_began,
-    "WindowOpened": _window_opened, "WindowPassed": _window_passed, "WindowClosed": _window_closed,
-    "CardEnergized": _card_energized, "CardPlayed": _card_played, "SpellResolved": _spell_done,
-    "SpellNullified": _spell_done, "TrapActivated": _trap_activated, "SetCardRevealed": _set_card_revealed,
-    "UnitSacrificed": _unit_left, "UnitDestroyed": _unit_left, "PlayerDamaged": _player_damaged,
-    "UnitDamaged": _unit_damaged, "UnitBoosted": _unit_boosted,
-    "AttackerMuted": _attacker_muted, "FieldDestroyed": _field_destroyed, "AttackDeclared": _attack_declared,
-    "BlocksAwaited": _blocks_awaited, "BlockersAssigned": _blockers_assigned, "CombatResolved": _combat_resolved,
-    "TurnEnded": _turn_ended, "SeatLost": _seat_lost, "TurnLimitReached": _turn_limit,
+    "DeckRegistered": _deck_registered,
+    "DeckShuffled": _deck_shuffled,
+    "CardsDrawn": _cards_drawn,
+    "GameStarted": _game_started,
+    "CardSet": _card_set,
+    "TurnBegan": _turn_began,
+    "PhaseBegan": _phase_began,
+    "WindowOpened": _window_opened,
+    "WindowPassed": _window_passed,
+    "WindowClosed": _window_closed,
+    "CardEnergized": _card_energized,
+    "CardPlayed": _card_played,
+    "SpellResolved": _spell_done,
+    "SpellNullified": _spell_done,
+    "TrapActivated": _trap_activated,
+    "SetCardRevealed": _set_card_revealed,
+    "UnitSacrificed": _unit_left,
+    "UnitDestroyed": _unit_left,
+    "PlayerDamaged": _player_damaged,
+    "UnitDamaged": _unit_damaged,
+    "UnitBoosted": _unit_boosted,
+    "AttackerMuted": _attacker_muted,
+    "FieldDestroyed": _field_destroyed,
+    "AttackDeclared": _attack_declared,
+    "BlocksAwaited": _blocks_awaited,
+    "BlockersAssigned": _blockers_assigned,
+    "CombatResolved": _combat_resolved,
+    "TurnEnded": _turn_ended,
+    "SeatLost": _seat_lost,
+    "TurnLimitReached": _turn_limit,
 }

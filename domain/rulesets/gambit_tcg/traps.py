@@ -49,8 +49,9 @@ def check_set(state: dict, seat: str, card: str, window: str | None) -> None:
 def set_card(decision: TcgDecision, seat: str, card: str, window: str | None, free: bool = False) -> None:
     """Set a card face down: public that a card was set, secret what it is and its window."""
     state = decision.state
-    decision.emit("CardSet", set_public(state, seat, card, free), secret=set_secret(state, card, window),
-                  audience=(seat,))
+    decision.emit(
+        "CardSet", set_public(state, seat, card, free), secret=set_secret(state, card, window), audience=(seat,)
+    )
 
 
 def check_activation(state: dict, seat: str, card: str, choices: dict, acting: list[str]) -> tuple[dict, int]:
@@ -74,13 +75,15 @@ def check_activation(state: dict, seat: str, card: str, choices: dict, acting: l
     return entry, play_cost(state, card, entry["revealed"])
 
 
-def activate_trap(decision: TcgDecision, seat: str, card: str, choices: dict, energy: tuple, discard: tuple,
-                  entry: dict, cost: int) -> None:
+def activate_trap(
+    decision: TcgDecision, seat: str, card: str, choices: dict, energy: tuple, discard: tuple, entry: dict, cost: int
+) -> None:
     """Pay, open the set commitment, resolve the trap; the seat keeps the window while it may respond."""
     state = decision.state
     public = activated_public(state, card, choices, energy, discard)
-    version = decision.emit("TrapActivated", public, secret=opened_secret(state, card), audience=(),
-                            opens=(entry["set_version"],))
+    version = decision.emit(
+        "TrapActivated", public, secret=opened_secret(state, card), audience=(), opens=(entry["set_version"],)
+    )
     resolve(decision, seat, card, choices, play_version=version)
     decision.settle()
     after_response(decision, seat)

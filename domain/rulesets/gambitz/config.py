@@ -53,7 +53,9 @@ class Config:
                 raise ConfigError("scoring", f"{group} must be an object")
             for key, value in row.items():
                 if key not in DEFAULT_SCORING[group]:
-                    raise ConfigError("scoring", f"unknown key {key!r} for {group} (known: {', '.join(DEFAULT_SCORING[group])})")
+                    raise ConfigError(
+                        "scoring", f"unknown key {key!r} for {group} (known: {', '.join(DEFAULT_SCORING[group])})"
+                    )
                 if isinstance(value, bool) or not isinstance(value, int):
                     raise ConfigError("scoring", f"{group}.{key} must be an integer")
                 # Ten times the largest printed value either way: room for house tables, and a

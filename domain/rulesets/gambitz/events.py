@@ -18,8 +18,11 @@ def shuffle_public(state: State) -> dict:
     # The deck is shuffled at setup and for a redraw only, and always whole: a smaller `n` would
     # drop the cards past it (evolve keeps only the permuted positions).
     size = len(state["deck"])
-    return {"reason": "setup" if state["phase"] == "setup" else "redraw", "deck_size": size,
-            "chance": {"draw": "permutation", "n": size}}
+    return {
+        "reason": "setup" if state["phase"] == "setup" else "redraw",
+        "deck_size": size,
+        "chance": {"draw": "permutation", "n": size},
+    }
 
 
 def refill(state: State, seat: str) -> dict:
@@ -53,8 +56,14 @@ def played_public(state: State, seat: str, card: str, stack: str | None) -> dict
     # and the position and points follow from that stack and the scoring table.
     rank = rank_of(card)
     position = next_position(state, rank)
-    return {"seat": seat, "card": card, "stack": stack if rank == "queen" else rank, "position": position,
-            "points": state["scoring"][group_of(rank)][str(position)], "locks": rank == "queen"}
+    return {
+        "seat": seat,
+        "card": card,
+        "stack": stack if rank == "queen" else rank,
+        "position": position,
+        "points": state["scoring"][group_of(rank)][str(position)],
+        "locks": rank == "queen",
+    }
 
 
 def queen_moved_public(state: State, seat: str, source: str, target: str) -> dict:
@@ -110,7 +119,7 @@ def next_turn(state: State, seat: str) -> tuple[str, dict]:
     if not state["deck"] and all(s in state["passed"] for s in holding):
         return "GameEnded", {"reason": "no_card_can_be_played"}
     at = seats.index(seat)
-    following = seats[at + 1:] + seats[:at + 1]
+    following = seats[at + 1 :] + seats[: at + 1]
     return "TurnBegan", {"seat": next(s for s in following if hands[s])}
 
 

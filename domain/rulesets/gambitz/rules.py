@@ -14,13 +14,24 @@ from domain.ruleset import Command, Event, RuleViolation, State, check_game_runn
 from .cards import KNOWN_CARDS, STACK_RANKS, group_of, has_power, rank_of
 from .commands import PassTurn, PlayCard, RedrawHand
 from .config import Config
-from .events import (next_turn, passed_public, played_public, queen_moved_public, refill, refill_public,
-                     returned_public, revealed_by_showing, shuffle_public, shown_public, started_public)
+from .events import (
+    next_turn,
+    passed_public,
+    played_public,
+    queen_moved_public,
+    refill,
+    refill_public,
+    returned_public,
+    revealed_by_showing,
+    shown_public,
+    shuffle_public,
+    started_public,
+)
 from .state import evolve, initial_state
 from .table import is_playable, knight_returns, must_redraw, must_show, next_position, placement_problem, queen_moves
 
-
 # --- emitting through the scratch pad -------------------------------------------------------------
+
 
 def _shuffle(decision: Decision, purpose: str) -> None:
     """A hidden shuffle of the whole deck (organizers only)."""
@@ -42,6 +53,7 @@ def _pass_turn_on(decision: Decision, seat: str) -> None:
 
 # --- setup --------------------------------------------------------------------------------------
 
+
 def setup(config: Config, seats: list[str], chance: Any, seat_options: dict[str, dict] | None = None) -> list[Event]:
     """Shuffle (hidden), deal 3 secret cards to each seat, then the first seat is to play (no join options)."""
     # One hidden shuffle and each seat taking the top 3 in turn: a uniform shuffle makes this the
@@ -55,6 +67,7 @@ def setup(config: Config, seats: list[str], chance: Any, seat_options: dict[str,
 
 
 # --- decide's named checks ----------------------------------------------------------------------
+
 
 def check_dealt(state: State) -> None:
     """No command is taken before the cards are dealt (`not_started`)."""
@@ -142,8 +155,11 @@ def check_may_pass(state: State, seat: str) -> None:
 def check_may_redraw(state: State, seat: str) -> None:
     """A hand is redrawn only when it is stuck, the deck has cards and the seat has not redrawn this turn."""
     if not must_redraw(state, seat):
-        raise RuleViolation("redraw_not_allowed", "only a stuck hand of three Queens, or two Queens and a locked "
-                                                  "card, with cards left in the deck, is redrawn (once a turn)")
+        raise RuleViolation(
+            "redraw_not_allowed",
+            "only a stuck hand of three Queens, or two Queens and a locked "
+            "card, with cards left in the deck, is redrawn (once a turn)",
+        )
 
 
 def check_turn(state: State, seat: str) -> None:
@@ -154,6 +170,7 @@ def check_turn(state: State, seat: str) -> None:
 
 
 # --- decide -------------------------------------------------------------------------------------
+
 
 def _decide_play(state: State, seat: str, command: PlayCard, chance: Any) -> list[Event]:
     stack = check_play(state, seat, command)
@@ -206,6 +223,7 @@ def decide(state: State, seat: str, command: Command, chance: Any) -> list[Event
 
 # --- outcome ------------------------------------------------------------------------------------
 
+
 def penalty_of(state: State, cards: list[str]) -> int:
     """The penalty (a positive amount under the default table) for these cards left in hand."""
     return -sum(state["scoring"][group_of(rank_of(card))]["hand"] for card in cards)
@@ -219,6 +237,11 @@ def outcome(state: State) -> dict | None:
     penalties = {seat: penalty_of(state, state["hands"][seat]) for seat in seats}
     scores = {seat: state["points"][seat] - penalties[seat] for seat in seats}
     best = max(scores.values())
-    return {"winners": [seat for seat in seats if scores[seat] == best], "reason": state["end_reason"],
-            "scores": scores, "points": dict(state["points"]), "penalties": penalties,
-            "hands": {seat: list(state["hands"][seat]) for seat in seats}}
+    return {
+        "winners": [seat for seat in seats if scores[seat] == best],
+        "reason": state["end_reason"],
+        "scores": scores,
+        "points": dict(state["points"]),
+        "penalties": penalties,
+        "hands": {seat: list(state["hands"][seat]) for seat in seats},
+    }

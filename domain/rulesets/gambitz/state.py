@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Callable
+from collections.abc import Callable
 
 from domain.ruleset import Event, State
 
@@ -14,9 +14,14 @@ from .config import Config
 def initial_state(config: Config, seats: list[str]) -> State:
     """The table before the shuffle: the deck in catalogue order, empty hands and stacks."""
     return {
-        "seats": list(seats), "first_seat": config.first_seat, "scoring": copy.deepcopy(config.scoring),
-        "phase": "setup", "turn": None, "end_reason": None,
-        "deck": list(CARDS), "hands": {seat: [] for seat in seats},
+        "seats": list(seats),
+        "first_seat": config.first_seat,
+        "scoring": copy.deepcopy(config.scoring),
+        "phase": "setup",
+        "turn": None,
+        "end_reason": None,
+        "deck": list(CARDS),
+        "hands": {seat: [] for seat in seats},
         "stacks": {rank: {"cards": [], "queen": None} for rank in STACK_RANKS},
         "points": {seat: 0 for seat in seats},
         "passed": [],  # seats that passed since the last card was played
@@ -53,8 +58,11 @@ def settle_received(state: State, seat: str, cards: list[str], tainted: bool) ->
 
 def _shuffled(state: State, event: Event) -> None:
     """The deck in the permuted order (its result is public or, as Gambitz records it, secret)."""
-    order = event.public["chance_result"] if "chance_result" in event.public else \
-        (event.secret or {}).get("chance_result", [])
+    order = (
+        event.public["chance_result"]
+        if "chance_result" in event.public
+        else (event.secret or {}).get("chance_result", [])
+    )
     deck = state["deck"]
     state["deck"] = [deck[i] for i in order]
 
@@ -129,10 +137,17 @@ def _game_ended(state: State, event: Event) -> None:
 
 
 _EVOLVERS: dict[str, Callable[[State, Event], None]] = {
-    "DeckShuffled": _shuffled, "CardsDealt": _cards_received, "CardsDrawn": _cards_received,
-    "GameStarted": _game_started, "CardPlayed": _card_played, "QueenMoved": _queen_moved,
-    "CardsReturned": _cards_returned, "HandShown": _hand_shown, "TurnPassed": _turn_passed,
-    "TurnBegan": _turn_began, "GameEnded": _game_ended,
+    "DeckShuffled": _shuffled,
+    "CardsDealt": _cards_received,
+    "CardsDrawn": _cards_received,
+    "GameStarted": _game_started,
+    "CardPlayed": _card_played,
+    "QueenMoved": _queen_moved,
+    "CardsReturned": _cards_returned,
+    "HandShown": _hand_shown,
+    "TurnPassed": _turn_passed,
+    "TurnBegan": _turn_began,
+    "GameEnded": _game_ended,
 }
 
 

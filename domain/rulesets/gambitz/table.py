@@ -23,7 +23,10 @@ def placement_problem(state: State, rank: str, stack: str) -> tuple[str, str] | 
     if len(pile["cards"]) >= STACK_LIMIT:
         return "stack_full", f"the {stack} stack already holds {STACK_LIMIT} cards"
     if rank == "queen" and len(pile["cards"]) != STACK_LIMIT - 1:
-        return "queen_needs_three", f"a Queen goes only on a stack of exactly 3 cards; {stack} holds {len(pile['cards'])}"
+        return (
+            "queen_needs_three",
+            f"a Queen goes only on a stack of exactly 3 cards; {stack} holds {len(pile['cards'])}",
+        )
     return None
 
 
@@ -52,8 +55,9 @@ def must_redraw(state: State, seat: str) -> bool:
 def lies_face_up(state: State, seat: str) -> bool:
     """Whether the seat's whole hand is one it showed and kept (it lies face up for everyone)."""
     hand = sorted(state["hands"][seat])
-    return any(entry["seat"] == seat and entry.get("kept") and sorted(entry["cards"]) == hand
-               for entry in state["shown"])
+    return any(
+        entry["seat"] == seat and entry.get("kept") and sorted(entry["cards"]) == hand for entry in state["shown"]
+    )
 
 
 def must_show(state: State, seat: str) -> bool:
@@ -71,11 +75,16 @@ def next_position(state: State, rank: str) -> int:
 
 def queen_moves(state: State) -> list[tuple[str, str]]:
     """The (from, to) Queen moves a Bishop played now onto its stack would allow."""
+
     def natural(stack: str) -> int:
         return len(state["stacks"][stack]["cards"]) + (1 if stack == "bishop" else 0)
+
     locked = [stack for stack in STACK_RANKS if state["stacks"][stack]["queen"] is not None]
-    open_three = [stack for stack in STACK_RANKS
-                  if stack != "castle" and state["stacks"][stack]["queen"] is None and natural(stack) == STACK_LIMIT - 1]
+    open_three = [
+        stack
+        for stack in STACK_RANKS
+        if stack != "castle" and state["stacks"][stack]["queen"] is None and natural(stack) == STACK_LIMIT - 1
+    ]
     return [(src, dst) for src in locked for dst in open_three]
 
 

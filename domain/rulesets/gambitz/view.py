@@ -29,15 +29,28 @@ def redraw_due(state: State) -> bool:
 def view(state: State, viewer: Viewer) -> dict:
     """The table as `viewer` may see it: every hand and the deck order only with sees_all/organizer."""
     out = {
-        "phase": state["phase"], "turn": state["turn"], "seats": list(state["seats"]),
-        "first_seat": state["first_seat"], "deck_size": len(state["deck"]),
-        "stacks": {rank: {"cards": list(pile["cards"]), "queen": pile["queen"], "locked": pile["queen"] is not None,
-                          "size": len(pile["cards"]) + (pile["queen"] is not None)}
-                   for rank, pile in state["stacks"].items()},
-        "points": dict(state["points"]), "scores": running_scores(state), "redraw_due": redraw_due(state),
+        "phase": state["phase"],
+        "turn": state["turn"],
+        "seats": list(state["seats"]),
+        "first_seat": state["first_seat"],
+        "deck_size": len(state["deck"]),
+        "stacks": {
+            rank: {
+                "cards": list(pile["cards"]),
+                "queen": pile["queen"],
+                "locked": pile["queen"] is not None,
+                "size": len(pile["cards"]) + (pile["queen"] is not None),
+            }
+            for rank, pile in state["stacks"].items()
+        },
+        "points": dict(state["points"]),
+        "scores": running_scores(state),
+        "redraw_due": redraw_due(state),
         "hand_sizes": {seat: len(cards) for seat, cards in state["hands"].items()},
-        "passed": list(state["passed"]), "redrew": state["redrew"],
-        "shown_hands": copy.deepcopy(state["shown"]), "scoring": copy.deepcopy(state["scoring"]),
+        "passed": list(state["passed"]),
+        "redrew": state["redrew"],
+        "shown_hands": copy.deepcopy(state["shown"]),
+        "scoring": copy.deepcopy(state["scoring"]),
     }
     if viewer.seat in state["hands"]:
         out["hand"] = list(state["hands"][viewer.seat])
@@ -49,6 +62,10 @@ def view(state: State, viewer: Viewer) -> dict:
 
 def catalogue() -> dict:
     """The public card list (every card with its rank and suit), the stacks, and the default scoring table."""
-    return {"cards": [{"id": card, "rank": rank_of(card), "suit": suit_of(card)} for card in CARDS],
-            "stacks": list(STACK_RANKS), "hand_size": HAND_SIZE, "stack_limit": STACK_LIMIT,
-            "scoring": copy.deepcopy(DEFAULT_SCORING)}
+    return {
+        "cards": [{"id": card, "rank": rank_of(card), "suit": suit_of(card)} for card in CARDS],
+        "stacks": list(STACK_RANKS),
+        "hand_size": HAND_SIZE,
+        "stack_limit": STACK_LIMIT,
+        "scoring": copy.deepcopy(DEFAULT_SCORING),
+    }

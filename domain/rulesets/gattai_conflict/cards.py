@@ -105,6 +105,7 @@ def excess(card: str, over: str) -> int:
 
 # ----- evolve side --------------------------------------------------------------------------------
 
+
 def new_decks() -> dict:
     """Both decks before the first shuffle: everything in canonical order, nothing in play."""
     return {d: {"draw": deck_cards(d), "trash": [], "omens": []} for d in DECKS}
@@ -141,6 +142,7 @@ def to_trash(state: dict, card: str) -> None:
 
 
 # ----- decide side --------------------------------------------------------------------------------
+
 
 def omen_on_top(state: dict, deck: str) -> str | None:
     """The Joker on top of a deck, to be set out as an Omen; None when the top is not a Joker."""

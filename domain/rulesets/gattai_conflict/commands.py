@@ -13,6 +13,7 @@ STATS = ("steel", "flesh", "synch", "solo")
 
 # ----- the Gambit ---------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class PlayThreshold(Command):
     """Coach: seal the Threshold face down, from hand (`source: hand`, `card`) or blind (`source: deck`)."""
@@ -62,6 +63,7 @@ class NameComplication(Command):
 
 
 # ----- the Throwdown ------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SealInitiative(Command):
@@ -161,6 +163,7 @@ class Concede(Command):
 
 # ----- any conflict -------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class ResolveTrigger(Command):
     """The pilot a trigger is aimed at: spend a buffer to prevent it, or take it (a +Trauma names a stat)."""
@@ -197,8 +200,26 @@ class DiscardToMax(Command):
 
 
 COMMANDS: tuple[type[Command], ...] = (
-    PlayThreshold, PlayCard, FlipCard, ChooseOutcome, PickBoon, NameComplication, SealInitiative, RevealInitiative,
+    PlayThreshold,
+    PlayCard,
+    FlipCard,
+    ChooseOutcome,
+    PickBoon,
+    NameComplication,
+    SealInitiative,
+    RevealInitiative,
     AnswerQuestion,
-    GiveCards, ReturnCards, Assist, ThreatAssist, Counter, Block, Escalate, Rumble, Concede, ResolveTrigger,
-    SpendOmen, RecordTrigger, DiscardToMax,
+    GiveCards,
+    ReturnCards,
+    Assist,
+    ThreatAssist,
+    Counter,
+    Block,
+    Escalate,
+    Rumble,
+    Concede,
+    ResolveTrigger,
+    SpendOmen,
+    RecordTrigger,
+    DiscardToMax,
 )

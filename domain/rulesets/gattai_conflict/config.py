@@ -64,8 +64,10 @@ class Config:
     def __post_init__(self) -> None:
         """Fill in each sheet's defaults and put the threats in list form (shapes are validate()'s to judge)."""
         if isinstance(self.pilots, dict):
-            sheets = {seat: ({**SHEET_DEFAULTS, **sheet} if isinstance(sheet, dict) else sheet)
-                      for seat, sheet in self.pilots.items()}
+            sheets = {
+                seat: ({**SHEET_DEFAULTS, **sheet} if isinstance(sheet, dict) else sheet)
+                for seat, sheet in self.pilots.items()
+            }
             object.__setattr__(self, "pilots", sheets)
         threats: object = self.threats
         if isinstance(threats, dict):
@@ -78,7 +80,7 @@ class Config:
         if self.mode not in MODES:
             raise ConfigError("mode", "must be 'gambit' or 'throwdown'")
         names = list(self.pilots)
-        if not 1 <= len(names) <= 4 or names != list(PILOT_SEATS[:len(names)]):
+        if not 1 <= len(names) <= 4 or names != list(PILOT_SEATS[: len(names)]):
             raise ConfigError("pilots", "must name one to four pilots p1..pN, in order")
         for seat, sheet in self.pilots.items():
             if not isinstance(sheet, dict):

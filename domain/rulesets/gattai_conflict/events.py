@@ -29,8 +29,17 @@ from __future__ import annotations
 from domain.ruleset import Event
 
 from .cards import (
-    deck_for, draw_run, drawn_secret, excess, flip_value, gambit_beats, omen_on_top, rank_then_suit, shuffle_public,
-    shuffle_reason, top_card,
+    deck_for,
+    draw_run,
+    drawn_secret,
+    excess,
+    flip_value,
+    gambit_beats,
+    omen_on_top,
+    rank_then_suit,
+    shuffle_public,
+    shuffle_reason,
+    top_card,
 )
 from .config import COACH
 from .gambit import earns_lesson, times
@@ -57,6 +66,7 @@ def sealed_verdict(entry: dict) -> str:
 
 # ----- any conflict -------------------------------------------------------------------------------
 
+
 def conflict_started_public(state: dict) -> dict:
     """The public part of the conflict's start: its mode and the Team's Harmony, as configured."""
     return {"mode": state["config"]["mode"], "harmony": state["config"]["harmony"]}
@@ -69,12 +79,16 @@ def resolving_public(t: dict) -> dict:
 
 def cleanup_public(state: dict) -> dict:
     """The public part of the cleanup after the draws: every seat's max hand and who must discard how many."""
-    due = {s: len(state["hands"][s]) - max_hand(state, s) for s in state["seats"]
-           if len(state["hands"][s]) > max_hand(state, s)}
+    due = {
+        s: len(state["hands"][s]) - max_hand(state, s)
+        for s in state["seats"]
+        if len(state["hands"][s]) > max_hand(state, s)
+    }
     return {"discards_due": due, "max_hands": {s: max_hand(state, s) for s in state["seats"]}}
 
 
 # ----- the Gambit ---------------------------------------------------------------------------------
+
 
 def threshold_call(state: dict, call_version: int | None) -> dict:
     """The bluff call the reveal of the sealed Threshold makes, once the pilot's card is on the table.
@@ -86,8 +100,14 @@ def threshold_call(state: dict, call_version: int | None) -> dict:
     sealed = next(e for e in state["sealed"] if e["version"] == g["threshold_version"])
     higher = gambit_beats(g["pilot_card"], sealed["card"])
     return {
-        "claim_version": sealed["version"], "claimant": COACH, "caller": g["pilot"], "call_version": call_version,
-        "verdict": sealed_verdict(sealed), "kind": "threshold", "card": sealed["card"], "source": sealed["source"],
+        "claim_version": sealed["version"],
+        "claimant": COACH,
+        "caller": g["pilot"],
+        "call_version": call_version,
+        "verdict": sealed_verdict(sealed),
+        "kind": "threshold",
+        "card": sealed["card"],
+        "source": sealed["source"],
         "consequences": {"pilot_card": g["pilot_card"], "pilot_higher": higher},
     }
 
@@ -96,11 +116,17 @@ def gambit_resolved_public(state: dict) -> dict:
     """The public part of the Gambit's end: its cards, its outcome and who it made win."""
     g = state["gambit"]
     winners = [g["pilot"]] if g["outcome"] in ("yes_and", "yes_but") else [COACH]
-    return {"pilot": g["pilot"], "threshold": g["threshold"], "pilot_card": g["pilot_card"], "outcome": g["outcome"],
-            "winners": winners}
+    return {
+        "pilot": g["pilot"],
+        "threshold": g["threshold"],
+        "pilot_card": g["pilot_card"],
+        "outcome": g["outcome"],
+        "winners": winners,
+    }
 
 
 # ----- the Throwdown ------------------------------------------------------------------------------
+
 
 def initiative_entries(state: dict) -> list[dict]:
     """The two sealed plays of this Initiative round, in the order they were sealed."""
@@ -122,10 +148,17 @@ def initiative_call(state: dict, seat: str, caller: str, call_version: int | Non
     version = state["throwdown"]["initiative"][side_of(seat)]
     entry = next(e for e in state["sealed"] if e["version"] == version)
     _, winner, identical = initiative_contest(state)
-    return {"claim_version": entry["version"], "claimant": entry["seat"], "caller": caller,
-            "call_version": call_version, "verdict": sealed_verdict(entry), "kind": "initiative",
-            "card": entry["card"], "source": entry["source"],
-            "consequences": {"initiative_winner": winner, "identical": identical}}
+    return {
+        "claim_version": entry["version"],
+        "claimant": entry["seat"],
+        "caller": caller,
+        "call_version": call_version,
+        "verdict": sealed_verdict(entry),
+        "kind": "initiative",
+        "card": entry["card"],
+        "source": entry["source"],
+        "consequences": {"initiative_winner": winner, "identical": identical},
+    }
 
 
 def initiative_resolved_public(state: dict) -> dict:
@@ -136,16 +169,28 @@ def initiative_resolved_public(state: dict) -> dict:
         return {"winner": None, "identical": True, "cards": both}
     over = excess(cards[winner], cards[other_side(winner)])
     limit = strike(state, winner)
-    return {"winner": winner, "identical": False, "cards": both, "winning_card": cards[winner], "excess": over,
-            "strike": limit, "outside_strike": over > limit}
+    return {
+        "winner": winner,
+        "identical": False,
+        "cards": both,
+        "winning_card": cards[winner],
+        "excess": over,
+        "strike": limit,
+        "outside_strike": over > limit,
+    }
 
 
 def flip_public(state: dict, dissonance: int) -> dict:
     """The public part of a Dissonance flip: the Coach Deck's top card, its value, and whether it is a Schism."""
     card = top_card(state, "coach")
     schism = card is not None and flip_value(card) <= dissonance
-    return {"card": card, "value": None if card is None else flip_value(card), "dissonance": dissonance,
-            "schism": schism, "pilot": state["throwdown"]["commander"]}
+    return {
+        "card": card,
+        "value": None if card is None else flip_value(card),
+        "dissonance": dissonance,
+        "schism": schism,
+        "pilot": state["throwdown"]["commander"],
+    }
 
 
 def question_public(state: dict, for_team: bool) -> dict:
@@ -171,8 +216,16 @@ def drive_public(state: dict, kind: str, seat: str, card: str) -> dict:
         limit = strike(state, side, stage + 1)
         extra = {"points": stage, "scorer": other_side(side), "new_stage": stage + 1}
     ex = excess(card, over)
-    return {"seat": seat, "side": side, "card": card, "over": over, "excess": ex, "strike": limit,
-            "dissonance": max(0, ex - limit) if side == "pilots" else 0, **extra}
+    return {
+        "seat": seat,
+        "side": side,
+        "card": card,
+        "over": over,
+        "excess": ex,
+        "strike": limit,
+        "dissonance": max(0, ex - limit) if side == "pilots" else 0,
+        **extra,
+    }
 
 
 def blocked_public(state: dict, seat: str, card: str) -> dict:
@@ -205,9 +258,15 @@ def throwdown_ended_public(state: dict) -> dict:
             winner = other_side(td["conceded_by"])
         order = [other_side(winner), winner]
     winners = [] if winner is None else (list(state["pilots"]) if winner == "pilots" else [COACH])
-    return {"winner": winner, "winners": winners, "scores": scores, "conceded_by": td["conceded_by"],
-            "called_off": td["called_off"], "payload_order": order,
-            "payloads": {s: [dict(t) for t in td["payloads"][s]] for s in order}}
+    return {
+        "winner": winner,
+        "winners": winners,
+        "scores": scores,
+        "conceded_by": td["conceded_by"],
+        "called_off": td["called_off"],
+        "payload_order": order,
+        "payloads": {s: [dict(t) for t in td["payloads"][s]] for s in order},
+    }
 
 
 def piles_public(state: dict) -> dict:
@@ -216,6 +275,7 @@ def piles_public(state: dict) -> dict:
 
 
 # ----- the verifier's hooks -----------------------------------------------------------------------
+
 
 def derived_secret(state: dict, event: Event) -> dict | None:
     """The part of an event's secret that the state and chance fix; None when it is all a choice."""
@@ -246,8 +306,9 @@ def due_draw(state: dict, pub: dict) -> dict:
         # The deal (pilots first) and the refill after the conflict fill each hand to its max in
         # turn, passing over a seat whose deck and Trash have run dry.
         order = [*state["pilots"], COACH] if phase == "setup" else state["seats"]
-        seat = next((s for s in order if _short(state, s) > 0
-                     and draw_run(state, deck_for(s), _short(state, s)) > 0), None)
+        seat = next(
+            (s for s in order if _short(state, s) > 0 and draw_run(state, deck_for(s), _short(state, s)) > 0), None
+        )
         why, wanted = ("deal" if phase == "setup" else "refill"), (_short(state, seat) if seat else 0)
     elif phase == "question":
         seat, why, wanted = state["throwdown"]["commander"], "free_card", 1

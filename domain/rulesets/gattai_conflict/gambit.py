@@ -34,9 +34,18 @@ RUNNING = ("threshold", "play", "choice", "boon", "complication")
 def new_gambit(state: dict) -> dict:
     """The Gambit's bookkeeping at its start."""
     cfg = state["config"]
-    return {"pilot": cfg["pilot"], "specialty": cfg["specialty"], "threshold_version": None, "threshold": None,
-            "pilot_card": None, "pilot_source": None, "higher": None, "outcome": None, "boon": None,
-            "complication": None}
+    return {
+        "pilot": cfg["pilot"],
+        "specialty": cfg["specialty"],
+        "threshold_version": None,
+        "threshold": None,
+        "pilot_card": None,
+        "pilot_source": None,
+        "higher": None,
+        "outcome": None,
+        "boon": None,
+        "complication": None,
+    }
 
 
 def times(state: dict) -> int:

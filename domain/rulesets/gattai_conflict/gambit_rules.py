@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from domain.decision import Decision
 from domain.ruleset import RuleViolation
@@ -14,8 +15,8 @@ from .events import gambit_resolved_public, sealed_secret, threshold_call
 from .gambit import BOONS, CHOSEN, COMPLICATIONS, earns_lesson, times
 from .team import trigger
 
-
 # ----- named checks (legal.py lists what passes them) ---------------------------------------------
+
 
 def check_threshold(state: dict, source: str, card: str | None) -> None:
     """A Threshold comes from the Coach's hand (naming the card) or blind off the Coach Deck (naming none)."""
@@ -63,14 +64,19 @@ def check_complication(name: str) -> None:
 
 # ----- the commands -------------------------------------------------------------------------------
 
+
 def play_threshold(pad: Decision, seat: str, cmd: PlayThreshold) -> None:
     """Seal the Threshold from hand or blind from the top of the Coach Deck."""
     check_threshold(pad.state, cmd.source, cmd.card)
     card = cmd.card if cmd.source == "hand" else top_card(pad.state, "coach")
     # `sealed_play` marks a sealed play for the audit, which lists it (commitment, who sealed it)
     # from this record on; its reveal completes that entry.
-    pad.emit("ThresholdSealed", {"seat": COACH, "source": cmd.source, "sealed_play": "threshold"},
-             sealed_secret(card, cmd.source), (COACH,))
+    pad.emit(
+        "ThresholdSealed",
+        {"seat": COACH, "source": cmd.source, "sealed_play": "threshold"},
+        sealed_secret(card, cmd.source),
+        (COACH,),
+    )
 
 
 def play_card(pad: Decision, seat: str, cmd: PlayCard) -> None:
@@ -90,8 +96,9 @@ def flip_card(pad: Decision, seat: str, cmd: FlipCard) -> None:
 
 def _reveal(pad: Decision) -> None:
     call = threshold_call(pad.state, pad.next_version)
-    pad.emit("ThresholdRevealed", {"seat": COACH, "card": call["card"], "bluff_call": call},
-             opens=(call["claim_version"],))
+    pad.emit(
+        "ThresholdRevealed", {"seat": COACH, "card": call["card"], "bluff_call": call}, opens=(call["claim_version"],)
+    )
 
 
 def choose_outcome(pad: Decision, seat: str, cmd: ChooseOutcome) -> None:
@@ -128,7 +135,10 @@ def finish(pad: Decision) -> None:
 
 # decide looks a command up by (phase, type), so one sent in another phase is refused as `not_now`.
 HANDLERS: dict[tuple[str, str], Callable[[Decision, str, Any], None]] = {
-    ("threshold", PlayThreshold.type): play_threshold, ("play", PlayCard.type): play_card,
-    ("play", FlipCard.type): flip_card, ("choice", ChooseOutcome.type): choose_outcome,
-    ("boon", PickBoon.type): pick_boon, ("complication", NameComplication.type): name_complication,
+    ("threshold", PlayThreshold.type): play_threshold,
+    ("play", PlayCard.type): play_card,
+    ("play", FlipCard.type): flip_card,
+    ("choice", ChooseOutcome.type): choose_outcome,
+    ("boon", PickBoon.type): pick_boon,
+    ("complication", NameComplication.type): name_complication,
 }

@@ -14,9 +14,28 @@ from domain.ruleset import Command, passes
 
 from .cards import deck_for
 from .commands import (
-    AnswerQuestion, Assist, Block, ChooseOutcome, Concede, Counter, DiscardToMax, Escalate, FlipCard, GiveCards,
-    NameComplication, PickBoon, PlayCard, PlayThreshold, RecordTrigger, ResolveTrigger, ReturnCards,
-    RevealInitiative, Rumble, SealInitiative, SpendOmen, ThreatAssist,
+    AnswerQuestion,
+    Assist,
+    Block,
+    ChooseOutcome,
+    Concede,
+    Counter,
+    DiscardToMax,
+    Escalate,
+    FlipCard,
+    GiveCards,
+    NameComplication,
+    PickBoon,
+    PlayCard,
+    PlayThreshold,
+    RecordTrigger,
+    ResolveTrigger,
+    ReturnCards,
+    RevealInitiative,
+    Rumble,
+    SealInitiative,
+    SpendOmen,
+    ThreatAssist,
 )
 from .config import COACH
 from .gambit import BOONS, CHOSEN, COMPLICATIONS
@@ -29,7 +48,12 @@ from .throwdown import actors as throwdown_actors
 from .throwdown import awaited as throwdown_awaited
 from .throwdown import driver, side_of
 from .throwdown_rules import (
-    check_assist, check_block, check_counter, check_escalate_stage, check_escalation, check_rumble_stage,
+    check_assist,
+    check_block,
+    check_counter,
+    check_escalate_stage,
+    check_escalation,
+    check_rumble_stage,
     check_threat_assist,
 )
 
@@ -120,8 +144,10 @@ def _throwdown_options(state: dict, seat: str) -> list:
         if seat in td["to_give"]:
             out.append(Choice(GiveCards, {}, {"cards": subset_of(hand, 0, len(hand))}))
         if seat == td["commander"]:
-            out += [Choice(ReturnCards, {"to": to}, {"cards": subset_of(hand, n, n)})
-                    for to, n in sorted(td["returns_due"].items())]
+            out += [
+                Choice(ReturnCards, {"to": to}, {"cards": subset_of(hand, n, n)})
+                for to, n in sorted(td["returns_due"].items())
+            ]
         return out
     if seat != driver(state, td["turn"]):
         return [Assist(card) for card in hand] if passes(check_assist, state, seat) else []
@@ -152,13 +178,16 @@ def _drives(state: dict, seat: str) -> list:
 def _trigger_options(state: dict, seat: str) -> list:
     """The story triggers `seat` may fire: listed at each fitting target, or free text for a story object."""
     out: list = []
-    for name in (COACH_FIRES if seat == COACH else PILOT_FIRES):
+    for name in COACH_FIRES if seat == COACH else PILOT_FIRES:
         if name in STORY:
             # A story trigger names whatever its target is at the table: any text of 1..MAX_TARGET.
             out.append(Choice(RecordTrigger, {"trigger": name}, {"target": text(1, MAX_TARGET)}))
             continue
-        out += [RecordTrigger(name, target) for target in _trigger_targets(state, seat, name)
-                if passes(check_story_trigger, state, seat, name, target)]
+        out += [
+            RecordTrigger(name, target)
+            for target in _trigger_targets(state, seat, name)
+            if passes(check_story_trigger, state, seat, name, target)
+        ]
     return out
 
 
@@ -173,5 +202,9 @@ def _trigger_targets(state: dict, seat: str, name: str) -> list[str]:
 
 def _omen_options(state: dict, seat: str) -> list:
     """The Omens beside `seat`'s deck it may spend now, each for every effect of its deck."""
-    return [SpendOmen(o["card"], effect) for o in state["decks"][deck_for(seat)]["omens"]
-            for effect in omen_effects(seat) if passes(check_omen, state, seat, o["card"], effect)]
+    return [
+        SpendOmen(o["card"], effect)
+        for o in state["decks"][deck_for(seat)]["omens"]
+        for effect in omen_effects(seat)
+        if passes(check_omen, state, seat, o["card"], effect)
+    ]

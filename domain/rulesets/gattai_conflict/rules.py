@@ -13,7 +13,8 @@ the match waits for their seat; so is an Assist.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from domain.decision import Decision
 from domain.ruleset import Command, Event, RuleViolation, check_game_running, check_seat_in_match, check_seat_to_act
@@ -70,6 +71,7 @@ def outcome(state: dict) -> dict | None:
 
 
 # ----- named checks (legal.py lists what passes them) ---------------------------------------------
+
 
 def check_command_known(command: Command) -> None:
     """Only this ruleset's own command classes are decided."""
@@ -140,6 +142,7 @@ def check_discard(state: dict, seat: str, cards: tuple[str, ...]) -> None:
 
 
 # ----- decide -------------------------------------------------------------------------------------
+
 
 def decide(state: dict, seat: str, command: Command, chance: Any) -> list[Event]:
     """The events of a command; RuleViolation when the rules do not allow it."""

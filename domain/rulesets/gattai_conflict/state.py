@@ -33,19 +33,39 @@ def initial_state(config: Config, seats: list[str]) -> dict:
     team = {}
     for p in pilots:
         sheet = sheet_of(config, p)
-        team[p] = {**{s: sheet[s] for s in STATS}, "charges": sheet["charges"], "charges_max": sheet["charges_max"],
-                   "buffers": sheet["buffers"], "buffers_max": sheet["buffers"]}
+        team[p] = {
+            **{s: sheet[s] for s in STATS},
+            "charges": sheet["charges"],
+            "charges_max": sheet["charges_max"],
+            "buffers": sheet["buffers"],
+            "buffers_max": sheet["buffers"],
+        }
     return {
-        "version": 0, "config": config_to_dict(config), "seats": list(seats), "pilots": pilots,
-        "mode": config.mode, "phase": "setup", "harmony": config.harmony, "team": team,
-        "threats": threat_ratings(config), "decks": new_decks(), "hands": {s: [] for s in seats},
-        "stacks": {t: [] for t in threat_ratings(config)}, "table": [], "sealed": [], "queue": [], "after_queue": None,
-        "gambit": None, "throwdown": None,
-        "discards_due": {}, "result": None,
+        "version": 0,
+        "config": config_to_dict(config),
+        "seats": list(seats),
+        "pilots": pilots,
+        "mode": config.mode,
+        "phase": "setup",
+        "harmony": config.harmony,
+        "team": team,
+        "threats": threat_ratings(config),
+        "decks": new_decks(),
+        "hands": {s: [] for s in seats},
+        "stacks": {t: [] for t in threat_ratings(config)},
+        "table": [],
+        "sealed": [],
+        "queue": [],
+        "after_queue": None,
+        "gambit": None,
+        "throwdown": None,
+        "discards_due": {},
+        "result": None,
     }
 
 
 # ----- evolvers -----------------------------------------------------------------------------------
+
 
 def _take(state: dict, seat: str, card: str) -> None:
     hand = state["hands"][seat]
@@ -99,8 +119,17 @@ def place_sealed(state: dict, seat: str, secret: dict, version: int | None, kind
     else:
         state["decks"][deck_of(card)]["draw"].remove(card)
     state["table"].append({"card": card, "seat": seat, "role": kind, "face_up": False})
-    state["sealed"].append({"version": version, "seat": seat, "kind": kind, "card": card, "source": source,
-                            "origin": origin, "reveal_version": None})
+    state["sealed"].append(
+        {
+            "version": version,
+            "seat": seat,
+            "kind": kind,
+            "card": card,
+            "source": source,
+            "origin": origin,
+            "reveal_version": None,
+        }
+    )
 
 
 def mark_revealed(state: dict, ev: Event) -> None:
@@ -151,6 +180,7 @@ def _cards_discarded(state, ev):
 
 # ----- the Gambit's evolvers ----------------------------------------------------------------------
 
+
 def _pilot_card_played(state, ev):
     seat, card = ev.public["seat"], ev.public["card"]
     if ev.public["source"] == "hand":
@@ -197,8 +227,14 @@ def _gambit_resolved(state, ev):
     state["table"] = []
     state["after_queue"] = None
     p = ev.public
-    state["result"] = {"winners": list(p["winners"]), "reason": f"gambit_{p['outcome']}", "mode": "gambit",
-                       "gambit_outcome": p["outcome"], "threshold": p["threshold"], "pilot_card": p["pilot_card"]}
+    state["result"] = {
+        "winners": list(p["winners"]),
+        "reason": f"gambit_{p['outcome']}",
+        "mode": "gambit",
+        "gambit_outcome": p["outcome"],
+        "threshold": p["threshold"],
+        "pilot_card": p["pilot_card"],
+    }
 
 
 def _threshold_sealed(state, ev):
@@ -208,6 +244,7 @@ def _threshold_sealed(state, ev):
 
 
 # ----- the Throwdown's evolvers -------------------------------------------------------------------
+
 
 def _pass_turn(td: dict) -> None:
     td["turn"] = other_side(td["turn"])
@@ -234,8 +271,13 @@ def _initiative_resolved(state, ev):
     td["initiative"] = {"pilots": None, "coach": None}
     state["phase"] = "initiative"
     if winner is not None:
-        td["piles"] = [{"stage": 1, "cards": [{"card": ev.public["winning_card"], "side": winner, "how": "initiative"}],
-                        "escalation": None}]
+        td["piles"] = [
+            {
+                "stage": 1,
+                "cards": [{"card": ev.public["winning_card"], "side": winner, "how": "initiative"}],
+                "escalation": None,
+            }
+        ]
         td["turn"] = other_side(winner)
         state["phase"] = "question"
 
@@ -335,8 +377,13 @@ def _escalated(state, ev):
     state["hands"][p["seat"]].remove(p["card"])
     td["scores"][p["scorer"]] += p["points"]
     td["stage"] = p["new_stage"]
-    td["piles"].append({"stage": p["new_stage"], "cards": [{"card": p["card"], "side": p["side"], "how": "escalate"}],
-                        "escalation": {"scorer": p["scorer"], "points": p["points"]}})
+    td["piles"].append(
+        {
+            "stage": p["new_stage"],
+            "cards": [{"card": p["card"], "side": p["side"], "how": "escalate"}],
+            "escalation": {"scorer": p["scorer"], "points": p["points"]},
+        }
+    )
     _pass_turn(td)
 
 
@@ -349,8 +396,13 @@ def _rumbled(state, ev):
             to_trash(state, entry["card"])
     td["scores"][p["scorer"]] += p["points"]
     td["stage"] = p["new_stage"]
-    td["piles"] = [{"stage": p["new_stage"], "cards": [{"card": p["card"], "side": p["side"], "how": "rumble"}],
-                    "escalation": {"scorer": p["scorer"], "points": p["points"]}}]
+    td["piles"] = [
+        {
+            "stage": p["new_stage"],
+            "cards": [{"card": p["card"], "side": p["side"], "how": "rumble"}],
+            "escalation": {"scorer": p["scorer"], "points": p["points"]},
+        }
+    ]
     _pass_turn(td)
 
 
@@ -371,8 +423,14 @@ def _throwdown_ended(state, ev):
     state["phase"] = "resolving"
     state["after_queue"] = "throwdown_end"
     reason = "called_off" if p["called_off"] else f"{p['winner']}_won"
-    state["result"] = {"winners": list(p["winners"]), "reason": reason, "mode": "throwdown", "winner": p["winner"],
-                       "scores": dict(p["scores"]), "conceded_by": p["conceded_by"]}
+    state["result"] = {
+        "winners": list(p["winners"]),
+        "reason": reason,
+        "mode": "throwdown",
+        "winner": p["winner"],
+        "scores": dict(p["scores"]),
+        "conceded_by": p["conceded_by"],
+    }
 
 
 def _piles_cleared(state, ev):
@@ -385,22 +443,44 @@ def _piles_cleared(state, ev):
 
 
 EVOLVERS = {
-    "DeckShuffled": _deck_shuffled, "OmenRevealed": _omen_revealed, "CardsDrawn": _cards_drawn,
-    "ThreatStackDealt": _threat_stack_dealt, "CardMilled": _card_milled, "ConflictStarted": _conflict_started,
-    "TriggerFired": _trigger_fired, "TriggerResolved": _trigger_resolved, "OmenSpent": _omen_spent,
-    "CleanupStarted": _cleanup_started, "CardsDiscarded": _cards_discarded,
+    "DeckShuffled": _deck_shuffled,
+    "OmenRevealed": _omen_revealed,
+    "CardsDrawn": _cards_drawn,
+    "ThreatStackDealt": _threat_stack_dealt,
+    "CardMilled": _card_milled,
+    "ConflictStarted": _conflict_started,
+    "TriggerFired": _trigger_fired,
+    "TriggerResolved": _trigger_resolved,
+    "OmenSpent": _omen_spent,
+    "CleanupStarted": _cleanup_started,
+    "CardsDiscarded": _cards_discarded,
     # the Gambit
-    "ThresholdSealed": _threshold_sealed, "PilotCardPlayed": _pilot_card_played,
-    "ThresholdRevealed": _threshold_revealed, "OutcomeChosen": _outcome_chosen, "BoonPicked": _boon_picked,
-    "ComplicationNamed": _complication_named, "GambitResolved": _gambit_resolved,
+    "ThresholdSealed": _threshold_sealed,
+    "PilotCardPlayed": _pilot_card_played,
+    "ThresholdRevealed": _threshold_revealed,
+    "OutcomeChosen": _outcome_chosen,
+    "BoonPicked": _boon_picked,
+    "ComplicationNamed": _complication_named,
+    "GambitResolved": _gambit_resolved,
     # the Throwdown
-    "InitiativeSealed": _initiative_sealed, "InitiativeRevealed": mark_revealed,
+    "InitiativeSealed": _initiative_sealed,
+    "InitiativeRevealed": mark_revealed,
     "InitiativeResolved": _initiative_resolved,
-    "DissonanceFlipped": _dissonance_flipped, "ThrowdownCalledOff": _called_off, "QuestionAnswered": _question_answered,
+    "DissonanceFlipped": _dissonance_flipped,
+    "ThrowdownCalledOff": _called_off,
+    "QuestionAnswered": _question_answered,
     "ThreatStacksDrawn": _threat_stacks_drawn,
-    "CardsGiven": _cards_given, "CardsReturned": _cards_returned, "Assisted": _assisted,
-    "ThreatAssisted": _threat_assisted, "Countered": _countered, "Blocked": _blocked, "Escalated": _escalated,
-    "Rumbled": _rumbled, "Conceded": _conceded, "ThrowdownEnded": _throwdown_ended, "PilesCleared": _piles_cleared,
+    "CardsGiven": _cards_given,
+    "CardsReturned": _cards_returned,
+    "Assisted": _assisted,
+    "ThreatAssisted": _threat_assisted,
+    "Countered": _countered,
+    "Blocked": _blocked,
+    "Escalated": _escalated,
+    "Rumbled": _rumbled,
+    "Conceded": _conceded,
+    "ThrowdownEnded": _throwdown_ended,
+    "PilesCleared": _piles_cleared,
 }
 
 

@@ -28,8 +28,20 @@ PREVENTABLE = ("schism", "purge", "trauma")
 # Who may fire which trigger with `record_trigger`: the Coach adjudicates what the story grants
 # mechanically (a Threat's power, a Location); pilots name their own story boons.
 # A pilot's +Trauma hits a Threat (its rating drops by one, not below 0); the Coach's hits a pilot.
-COACH_FIRES = ("chargeup", "fortify", "rally", "schism", "purge", "trauma",
-               "disfavor", "ruin", "storm", "wave", "tarry", "break")
+COACH_FIRES = (
+    "chargeup",
+    "fortify",
+    "rally",
+    "schism",
+    "purge",
+    "trauma",
+    "disfavor",
+    "ruin",
+    "storm",
+    "wave",
+    "tarry",
+    "break",
+)
 PILOT_FIRES = ("favor", "rebuild", "replenish", "restore", "tarry", "trauma")
 PILOT_TARGETED = ("chargeup", "fortify", "schism", "purge")
 MAX_TARGET = 40
@@ -42,11 +54,19 @@ def max_hand(state: dict, seat: str) -> int:
     return 2 + math.ceil(state["harmony"] / 2)
 
 
-def trigger(name: str, target: str, by: str, source: str, *, amount: int = 1, full: bool = False,
-            immediate: bool = False) -> dict:
+def trigger(
+    name: str, target: str, by: str, source: str, *, amount: int = 1, full: bool = False, immediate: bool = False
+) -> dict:
     """A fired trigger record."""
-    return {"trigger": name, "target": target, "amount": amount, "full": full, "by": by, "source": source,
-            "immediate": immediate}
+    return {
+        "trigger": name,
+        "target": target,
+        "amount": amount,
+        "full": full,
+        "by": by,
+        "source": source,
+        "immediate": immediate,
+    }
 
 
 def may_fire(seat: str, name: str) -> bool:
@@ -107,6 +127,7 @@ def resolve_options(state: dict, t: dict) -> list[tuple[bool, str | None]]:
 
 # ----- evolve side --------------------------------------------------------------------------------
 
+
 def apply_resolved(state: dict, public: dict) -> None:
     """Apply the trigger at the front of the queue as the `TriggerResolved` event says."""
     t = state["queue"].pop(0)
@@ -139,6 +160,7 @@ def apply_resolved(state: dict, public: dict) -> None:
         if state["harmony"] > 1:
             state["harmony"] -= 1
         else:
-            chained = [trigger("trauma", p, t["by"], "schism_at_red", immediate=t["immediate"])
-                       for p in state["pilots"]]
+            chained = [
+                trigger("trauma", p, t["by"], "schism_at_red", immediate=t["immediate"]) for p in state["pilots"]
+            ]
     state["queue"][0:0] = chained

@@ -66,12 +66,26 @@ def new_throwdown(state: dict) -> dict:
     stat = "steel" if cfg["started_by"] == "pilots" else "flesh"
     ratings = sorted(state["threats"].values(), reverse=True)
     return {
-        "commander": commander, "started_by": cfg["started_by"], "stage": 1, "scores": {"pilots": 0, "coach": 0},
-        "turn": None, "turns_taken": 0, "piles": [],
+        "commander": commander,
+        "started_by": cfg["started_by"],
+        "stage": 1,
+        "scores": {"pilots": 0, "coach": 0},
+        "turn": None,
+        "turns_taken": 0,
+        "piles": [],
         "strike_base": {"pilots": state["team"][commander][stat], "coach": ratings[0] + len(ratings) - 1},
-        "bonus": 0, "assisted": [], "threat_assists": {}, "initiative": {"pilots": None, "coach": None},
-        "initiative_rounds": 0, "for_team": None, "to_give": [], "returns_due": {},
-        "payloads": {"pilots": [], "coach": []}, "conceded_by": None, "winner": None, "called_off": False,
+        "bonus": 0,
+        "assisted": [],
+        "threat_assists": {},
+        "initiative": {"pilots": None, "coach": None},
+        "initiative_rounds": 0,
+        "for_team": None,
+        "to_give": [],
+        "returns_due": {},
+        "payloads": {"pilots": [], "coach": []},
+        "conceded_by": None,
+        "winner": None,
+        "called_off": False,
     }
 
 
@@ -98,9 +112,15 @@ def top(state: dict) -> dict:
 def may_assist(state: dict, seat: str) -> bool:
     """Whether another involved pilot may still Assist this turn (a card to discard, a charge to spend)."""
     td = state["throwdown"]
-    return (state["phase"] == "turns" and td["turn"] == "pilots" and seat in state["pilots"]
-            and seat != td["commander"] and seat not in td["assisted"] and bool(state["hands"][seat])
-            and state["team"][seat]["charges"] > 0)
+    return (
+        state["phase"] == "turns"
+        and td["turn"] == "pilots"
+        and seat in state["pilots"]
+        and seat != td["commander"]
+        and seat not in td["assisted"]
+        and bool(state["hands"][seat])
+        and state["team"][seat]["charges"] > 0
+    )
 
 
 def threat_assist_kind(card: str) -> str | None:

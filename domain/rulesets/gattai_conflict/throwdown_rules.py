@@ -2,27 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from domain.decision import Decision
 from domain.ruleset import RuleViolation
 
 from .cards import blocks, counters, draw_cards, excess, settle
 from .commands import (
-    AnswerQuestion, Assist, Block, Concede, Counter, Escalate, GiveCards, ReturnCards, RevealInitiative, Rumble,
-    SealInitiative, ThreatAssist,
+    AnswerQuestion,
+    Assist,
+    Block,
+    Concede,
+    Counter,
+    Escalate,
+    GiveCards,
+    ReturnCards,
+    RevealInitiative,
+    Rumble,
+    SealInitiative,
+    ThreatAssist,
 )
 from .config import COACH
 from .events import (
-    INITIATIVE_SOURCE, blocked_public, conceded_public, drive_public, flip_public, initiative_call,
-    initiative_entries, initiative_resolved_public, piles_public, question_public, sealed_secret, stacks_public,
-    stacks_secret, throwdown_ended_public,
+    INITIATIVE_SOURCE,
+    blocked_public,
+    conceded_public,
+    drive_public,
+    flip_public,
+    initiative_call,
+    initiative_entries,
+    initiative_resolved_public,
+    piles_public,
+    question_public,
+    sealed_secret,
+    stacks_public,
+    stacks_secret,
+    throwdown_ended_public,
 )
 from .team import trigger
 from .throwdown import driver, may_assist, side_of, strike, threat_assist_kind, top
 
-
 # ----- named checks (legal.py lists what passes them) ---------------------------------------------
+
 
 def check_in_hand(state: dict, seat: str, card: str) -> None:
     """A seat plays or gives only a card it holds."""
@@ -132,12 +154,17 @@ def check_escalation(state: dict, side: str, card: str, into: int) -> None:
 
 # ----- Initiative, question, swap -----------------------------------------------------------------
 
+
 def seal_initiative(pad: Decision, seat: str, cmd: SealInitiative) -> None:
     """Seal an Initiative card face down; the other commander's commitment may already be recorded."""
     check_sealer(pad.state, seat)
     check_in_hand(pad.state, seat, cmd.card)
-    pad.emit("InitiativeSealed", {"seat": seat, "sealed_play": "initiative"},
-             sealed_secret(cmd.card, INITIATIVE_SOURCE), (seat,))
+    pad.emit(
+        "InitiativeSealed",
+        {"seat": seat, "sealed_play": "initiative"},
+        sealed_secret(cmd.card, INITIATIVE_SOURCE),
+        (seat,),
+    )
 
 
 def reveal_initiative(pad: Decision, seat: str, cmd: RevealInitiative) -> None:
@@ -146,8 +173,11 @@ def reveal_initiative(pad: Decision, seat: str, cmd: RevealInitiative) -> None:
     td = state["throwdown"]
     for entry in initiative_entries(state):
         call = initiative_call(state, entry["seat"], seat, pad.next_version)
-        pad.emit("InitiativeRevealed", {"seat": entry["seat"], "card": entry["card"], "bluff_call": call},
-                 opens=(entry["version"],))
+        pad.emit(
+            "InitiativeRevealed",
+            {"seat": entry["seat"], "card": entry["card"], "bluff_call": call},
+            opens=(entry["version"],),
+        )
     public = initiative_resolved_public(state)
     pad.emit("InitiativeResolved", public)
     if public["identical"]:
@@ -188,18 +218,27 @@ def give_cards(pad: Decision, seat: str, cmd: GiveCards) -> None:
     check_giver(pad.state, seat)
     check_distinct_in_hand(pad.state, seat, cmd.cards)
     commander = pad.state["throwdown"]["commander"]
-    pad.emit("CardsGiven", {"seat": seat, "to": commander, "count": len(cmd.cards)},
-             {"cards": list(cmd.cards)}, (seat, commander))
+    pad.emit(
+        "CardsGiven",
+        {"seat": seat, "to": commander, "count": len(cmd.cards)},
+        {"cards": list(cmd.cards)},
+        (seat, commander),
+    )
 
 
 def return_cards(pad: Decision, seat: str, cmd: ReturnCards) -> None:
     """The commander gives a pilot back as many cards as that pilot gave her."""
     check_return(pad.state, seat, cmd.to, cmd.cards)
-    pad.emit("CardsReturned", {"seat": seat, "to": cmd.to, "count": len(cmd.cards)},
-             {"cards": list(cmd.cards)}, (seat, cmd.to))
+    pad.emit(
+        "CardsReturned",
+        {"seat": seat, "to": cmd.to, "count": len(cmd.cards)},
+        {"cards": list(cmd.cards)},
+        (seat, cmd.to),
+    )
 
 
 # ----- turns --------------------------------------------------------------------------------------
+
 
 def assist(pad: Decision, seat: str, cmd: Assist) -> None:
     """Another pilot discards a card and spends a charge: +1 to the commander's Strike this turn."""
@@ -277,10 +316,16 @@ def finish(pad: Decision) -> None:
 
 # decide looks a command up by (phase, type), so one sent in another phase is refused as `not_now`.
 HANDLERS: dict[tuple[str, str], Callable[[Decision, str, Any], None]] = {
-    ("initiative", SealInitiative.type): seal_initiative, ("reveal", RevealInitiative.type): reveal_initiative,
+    ("initiative", SealInitiative.type): seal_initiative,
+    ("reveal", RevealInitiative.type): reveal_initiative,
     ("question", AnswerQuestion.type): answer_question,
-    ("swap", GiveCards.type): give_cards, ("swap", ReturnCards.type): return_cards,
-    ("turns", Assist.type): assist, ("turns", ThreatAssist.type): threat_assist, ("turns", Counter.type): counter,
-    ("turns", Block.type): block, ("turns", Escalate.type): escalate, ("turns", Rumble.type): rumble,
+    ("swap", GiveCards.type): give_cards,
+    ("swap", ReturnCards.type): return_cards,
+    ("turns", Assist.type): assist,
+    ("turns", ThreatAssist.type): threat_assist,
+    ("turns", Counter.type): counter,
+    ("turns", Block.type): block,
+    ("turns", Escalate.type): escalate,
+    ("turns", Rumble.type): rumble,
     ("turns", Concede.type): concede,
 }

@@ -17,7 +17,7 @@ import copy
 
 from domain.ruleset import Viewer
 
-from .cards import DECKS, SUITS, SUIT_VALUE, deck_cards, is_joker, rank
+from .cards import DECKS, SUIT_VALUE, SUITS, deck_cards, is_joker, rank
 from .config import COACH
 from .legal import to_act
 from .team import HARMONY_NAMES, max_hand, pending
@@ -25,8 +25,15 @@ from .throwdown import FIGHTING, strike
 
 SIDES = ("pilots", "coach")
 LAST_STAGE = 7
-STAGE_NAMES = {1: "Confrontation", 2: "Struggle", 3: "Final Attack", 4: "Rumble I", 5: "Rumble II",
-               6: "Rumble III", 7: "Rumble IV"}
+STAGE_NAMES = {
+    1: "Confrontation",
+    2: "Struggle",
+    3: "Final Attack",
+    4: "Rumble I",
+    5: "Rumble II",
+    6: "Rumble III",
+    7: "Rumble IV",
+}
 
 
 def view(state: dict, viewer: Viewer) -> dict:
@@ -41,25 +48,46 @@ def view(state: dict, viewer: Viewer) -> dict:
     hands = {s: {"count": len(h), "cards": list(h) if shown(s) else None} for s, h in state["hands"].items()}
     decks = {}
     for name, d in state["decks"].items():
-        decks[name] = {"count": len(d["draw"]), "trash": list(d["trash"]),
-                       "omens": [dict(o) for o in d["omens"]]}
+        decks[name] = {"count": len(d["draw"]), "trash": list(d["trash"]), "omens": [dict(o) for o in d["omens"]]}
         if all_known:
             decks[name]["order"] = list(d["draw"])
-    table = [{"seat": e["seat"], "role": e["role"], "face_up": e["face_up"],
-              "card": e["card"] if e["face_up"] or shown(e["seat"]) else None} for e in state["table"]]
-    sealed = [{"version": e["version"], "seat": e["seat"], "kind": e["kind"], "source": e["source"],
-               "reveal_version": e["reveal_version"],
-               "card": e["card"] if e["reveal_version"] is not None or shown(e["seat"]) else None}
-              for e in state["sealed"]]
+    table = [
+        {
+            "seat": e["seat"],
+            "role": e["role"],
+            "face_up": e["face_up"],
+            "card": e["card"] if e["face_up"] or shown(e["seat"]) else None,
+        }
+        for e in state["table"]
+    ]
+    sealed = [
+        {
+            "version": e["version"],
+            "seat": e["seat"],
+            "kind": e["kind"],
+            "source": e["source"],
+            "reveal_version": e["reveal_version"],
+            "card": e["card"] if e["reveal_version"] is not None or shown(e["seat"]) else None,
+        }
+        for e in state["sealed"]
+    ]
     waiting = pending(state)
     out = {
-        "mode": state["mode"], "phase": state["phase"], "seats": list(state["seats"]), "to_act": to_act(state),
+        "mode": state["mode"],
+        "phase": state["phase"],
+        "seats": list(state["seats"]),
+        "to_act": to_act(state),
         "harmony": {"level": state["harmony"], "name": HARMONY_NAMES[state["harmony"]]},
-        "team": copy.deepcopy(state["team"]), "threats": dict(state["threats"]),
-        "hands": hands, "max_hands": {s: max_hand(state, s) for s in state["seats"]},
-        "decks": decks, "table": table, "sealed": sealed,
-        "threat_stacks": {t: {"count": len(c), "cards": list(c) if shown(COACH) else None}
-                          for t, c in state["stacks"].items()},
+        "team": copy.deepcopy(state["team"]),
+        "threats": dict(state["threats"]),
+        "hands": hands,
+        "max_hands": {s: max_hand(state, s) for s in state["seats"]},
+        "decks": decks,
+        "table": table,
+        "sealed": sealed,
+        "threat_stacks": {
+            t: {"count": len(c), "cards": list(c) if shown(COACH) else None} for t, c in state["stacks"].items()
+        },
         "queue": copy.deepcopy(state["queue"]),
         "pending": None if waiting is None else {"seat": waiting, "trigger": dict(state["queue"][0])},
         "discards_due": dict(state["discards_due"]),
@@ -98,9 +126,13 @@ def _strikes(state: dict) -> tuple[dict | None, dict | None]:
 
 def catalogue() -> dict:
     """The public card lists of both decks: each card id with its rank and suit, or marked as a Joker."""
+
     def entry(card: str) -> dict:
         if is_joker(card):
             return {"id": card, "joker": True}
         return {"id": card, "rank": card[2:-1], "suit": card[-1], "value": rank(card)}
-    return {"decks": {deck: [entry(card) for card in deck_cards(deck)] for deck in DECKS},
-            "suit_order": sorted(SUITS, key=lambda s: -SUIT_VALUE[s])}
+
+    return {
+        "decks": {deck: [entry(card) for card in deck_cards(deck)] for deck in DECKS},
+        "suit_order": sorted(SUITS, key=lambda s: -SUIT_VALUE[s]),
+    }
