@@ -34,6 +34,7 @@ from domain.errors import (
 )
 from domain.integrity import CheckedRepository, ReceiptSigner, SealedRecorder
 from domain.match import Match, project_match
+from domain.match_options import split_config
 from domain.records import canonical, sha256_hex
 from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
 from domain.store_guard import one_process_at_a_time, protect_events
@@ -151,7 +152,8 @@ class MatchApp(Application):
         except KeyError:
             raise UnknownRuleset(f"unknown ruleset {ruleset_id!r}", available=rulesets.available()) from None
         try:
-            parsed = config_from_dict(ruleset.Config, config)
+            ruleset_config, options = split_config(config)
+            parsed = config_from_dict(ruleset.Config, ruleset_config)
         except ConfigError as exc:
             raise InvalidConfig(str(exc), field=exc.field) from None
         if tournament_id is not None:
@@ -163,7 +165,7 @@ class MatchApp(Application):
         match = Match.open(
             uuid4(),
             ruleset_id,
-            config_to_dict(parsed),
+            {**config_to_dict(parsed), **options.to_dict()},
             tournament_id,
             server_seed,
             hashlib.sha256(server_seed).hexdigest(),

@@ -20,6 +20,7 @@ from eventsourcing.domain import Aggregate
 from domain import rulesets
 from domain.chance import Chance
 from domain.errors import DisputeRejected
+from domain.match_options import MatchOptions, options_of, ruleset_part
 from domain.records import chain_link, commitment, genesis, new_salt
 from domain.ruleset import Command, Event, config_from_dict
 
@@ -200,7 +201,12 @@ class Match(Aggregate):
     @property
     def parsed_config(self) -> Any:
         """The ruleset's Config object for this match."""
-        return config_from_dict(self.ruleset.Config, self.config)
+        return config_from_dict(self.ruleset.Config, ruleset_part(self.config))
+
+    @property
+    def options(self) -> MatchOptions:
+        """The ruleset-independent options (spectator delay, time control) this match was created with."""
+        return options_of(self.config)
 
     def client_seeds(self) -> list[str]:
         """Client seeds in seat order; a seat that gave none (or has not joined) contributes ''."""

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from domain import rulesets
 from domain.chance import derive_draw, derive_permutation
 from domain.match import MATCH_CREATED, MATCH_FINISHED, MATCH_KINDS, OUTCOME_AMENDED, SEAT_JOINED
+from domain.match_options import ruleset_part
 from domain.records import chain_link, commitment, genesis, sha256_hex
 from domain.ruleset import ConfigError, Event, config_from_dict
 
@@ -600,7 +601,7 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
         return
     try:
         ruleset = rulesets.get(header["ruleset"])
-        config = config_from_dict(ruleset.Config, header["config"])
+        config = config_from_dict(ruleset.Config, ruleset_part(header["config"]))
     except (KeyError, ConfigError, TypeError) as exc:
         report.add("replay", False, f"cannot load ruleset {header['ruleset']!r} with this config: {exc}")
         return

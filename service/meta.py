@@ -7,6 +7,7 @@ from flask.views import MethodView
 
 from domain import rulesets
 from domain.errors import MatchNotFound
+from domain.match_options import MatchOptions
 from domain.ruleset import config_to_dict
 from service.bodies import command_fields, command_json_schema
 from service.context import gambit
@@ -90,7 +91,7 @@ class Rulesets(MethodView):
             out.append(
                 {
                     "ruleset": ruleset_id,
-                    "default_config": config_to_dict(module.Config()),
+                    "default_config": {**config_to_dict(module.Config()), **MatchOptions().to_dict()},
                     "commands": sorted(cls.type for cls in module.COMMANDS),
                 }
             )
@@ -123,7 +124,7 @@ class RulesetItem(MethodView):
         return jsonify(
             {
                 "ruleset": ruleset_id,
-                "default_config": config_to_dict(module.Config()),
+                "default_config": {**config_to_dict(module.Config()), **MatchOptions().to_dict()},
                 "commands": commands,
                 "catalogue": module.catalogue(),
             }

@@ -1,0 +1,140 @@
+"""Options every match has whatever its ruleset: they live in the match config beside the ruleset's keys.
+
+- `spectator_delay`: how many records spectators are held behind while the match runs (0: none).
+  Seats and the organizer are never delayed; once the match has finished nobody is.
+- `time_control`: how long seats may take — `{"kind": "none"}` (the default: untimed), a Fischer
+  clock per seat `{"kind": "fischer", "initial_s": 300, "increment_s": 5}`, or a limit per decision
+  `{"kind": "per_decision", "per_decision_s": 30}`. `kind` may be left out when the other keys say it.
+
+The stored config (MatchCreated's `config`) always holds both, with their defaults, so a verifier
+reads the time control a match was played under from its first record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.ruleset import ConfigError
+
+SPECTATOR_DELAY = "spectator_delay"
+TIME_CONTROL = "time_control"
+MATCH_OPTION_KEYS = (SPECTATOR_DELAY, TIME_CONTROL)
+NO_CLOCK, FISCHER, PER_DECISION = "none", "fischer", "per_decision"
+TIME_CONTROL_KINDS = (NO_CLOCK, FISCHER, PER_DECISION)
+# A week bounds every duration: long enough for correspondence play, short enough that an operator
+# typo (milliseconds for seconds) is refused.
+MAX_SECONDS = 7 * 24 * 3600
+MAX_SPECTATOR_DELAY = 10_000
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A match's time control: no clock, a Fischer clock per seat, or a limit per decision."""
+
+    kind: str = NO_CLOCK
+    initial_s: int = 0
+    increment_s: int = 0
+    per_decision_s: int = 0
+
+    @property
+    def timed(self) -> bool:
+        """Whether seats have clocks at all."""
+        return self.kind != NO_CLOCK
+
+    def to_dict(self) -> dict:
+        """The JSON form stored in the config (only the keys of its kind)."""
+        if self.kind == FISCHER:
+            return {"kind": FISCHER, "initial_s": self.initial_s, "increment_s": self.increment_s}
+        if self.kind == PER_DECISION:
+            return {"kind": PER_DECISION, "per_decision_s": self.per_decision_s}
+        return {"kind": NO_CLOCK}
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """The ruleset-independent options of one match."""
+
+    spectator_delay: int = 0
+    time_control: TimeControl = field(default_factory=TimeControl)
+
+    def to_dict(self) -> dict:
+        """The JSON form stored in (and echoed with) the match config."""
+        return {SPECTATOR_DELAY: self.spectator_delay, TIME_CONTROL: self.time_control.to_dict()}
+
+
+def split_config(raw: dict | None) -> tuple[dict, MatchOptions]:
+    """Separate a requested config into the ruleset's part and validated match options (ConfigError if bad)."""
+    raw = dict(raw or {})
+    delay = raw.pop(SPECTATOR_DELAY, 0)
+    control = raw.pop(TIME_CONTROL, None)
+    return raw, MatchOptions(_spectator_delay(delay), _time_control(control))
+
+
+def ruleset_part(config: dict) -> dict:
+    """A stored config without the match options: what the ruleset's Config is built from."""
+    return {key: value for key, value in config.items() if key not in MATCH_OPTION_KEYS}
+
+
+def options_of(config: dict) -> MatchOptions:
+    """The match options of a stored config; a config from before options existed has the defaults."""
+    try:
+        return split_config({key: config[key] for key in MATCH_OPTION_KEYS if key in config})[1]
+    except ConfigError:
+        return MatchOptions()
+
+
+def _spectator_delay(value: Any) -> int:
+    if not _is_int(value) or not 0 <= value <= MAX_SPECTATOR_DELAY:
+        raise ConfigError(SPECTATOR_DELAY, f"must be a whole number of records from 0 to {MAX_SPECTATOR_DELAY}")
+    return value
+
+
+def _time_control(value: Any) -> TimeControl:
+    if value is None:
+        return TimeControl()
+    if not isinstance(value, dict):
+        raise ConfigError(
+            TIME_CONTROL, 'must be an object, e.g. {"kind": "fischer", "initial_s": 300, "increment_s": 5}'
+        )
+    kind = value.get("kind", _kind_from_keys(value))
+    if kind not in TIME_CONTROL_KINDS:
+        raise ConfigError(TIME_CONTROL, f"kind must be one of {', '.join(TIME_CONTROL_KINDS)}")
+    allowed = {
+        NO_CLOCK: {"kind"},
+        FISCHER: {"kind", "initial_s", "increment_s"},
+        PER_DECISION: {"kind", "per_decision_s"},
+    }[kind]
+    unknown = sorted(set(value) - allowed)
+    if unknown:
+        raise ConfigError(TIME_CONTROL, f"{unknown[0]!r} is not a key of a {kind!r} time control")
+    if kind == FISCHER:
+        return TimeControl(
+            FISCHER,
+            _seconds(value.get("initial_s"), "initial_s", positive=True),
+            _seconds(value.get("increment_s", 0), "increment_s", positive=False),
+        )
+    if kind == PER_DECISION:
+        return TimeControl(PER_DECISION, per_decision_s=_seconds(value.get("per_decision_s"), "per_decision_s", True))
+    return TimeControl()
+
+
+def _kind_from_keys(value: dict) -> str:
+    if "per_decision_s" in value:
+        return PER_DECISION
+    if "initial_s" in value or "increment_s" in value:
+        return FISCHER
+    return NO_CLOCK
+
+
+def _seconds(value: Any, name: str, positive: bool) -> int:
+    # Whole seconds: the API takes no fractions anywhere (docs/config.md, "Strict JSON").
+    low_ok = _is_int(value) and (value > 0 if positive else value >= 0)
+    if not low_ok or value > MAX_SECONDS:
+        bound = "more than 0" if positive else "at least 0"
+        raise ConfigError(TIME_CONTROL, f"{name} must be whole seconds, {bound} and at most {MAX_SECONDS}")
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
