@@ -21,6 +21,7 @@ from eventsourcing.persistence import EventStore, IntegrityError
 from domain import rulesets
 from domain.errors import (
     ConcurrentWrite,
+    DisputeRejected,
     IdempotencyKeyReused,
     IntegrityAlert,
     InvalidConfig,
@@ -36,11 +37,15 @@ from domain.integrity import CheckedRepository, ReceiptSigner, SealedRecorder
 from domain.match import Match, project_match
 from domain.match_options import split_config
 from domain.records import canonical, sha256_hex
+from domain.reveals import RevealIndex
 from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
 from domain.store_guard import one_process_at_a_time, protect_events
 from domain.tournament import Tournament
 
 SNAPSHOT_INTERVAL = 50
+# How many records after a bluff call its ruling may come: a Final Gambit is ruled when its round
+# ends, a few dozen records later at most.
+RULING_SEARCH = 1000
 UPDATE_ATTEMPTS = 8
 
 
@@ -119,6 +124,7 @@ class MatchApp(Application):
         self._seal_key = seal_key if seal_key is not None else secrets.token_bytes(32)
         self._on_integrity_problem = on_integrity_problem
         self._verified_receipts: dict[tuple[str, int], str] = {}
+        self.reveals = RevealIndex(lambda match_id, after, upto: self.records(match_id, after=after, upto=upto))
         env = dict(env or {})
         postgres = env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
         if postgres:
@@ -134,6 +140,14 @@ class MatchApp(Application):
                 protect_events(self.recorder)
         elif ":memory:" not in str(self.env.get("SQLITE_DBNAME", "")):
             protect_events(self.recorder)
+
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """The library's save; then the reveals index takes in the match records just stored."""
+        pending = [(obj.match_id, list(obj.pending_events)) for obj in objs if isinstance(obj, Match)]
+        recordings = super().save(*objs, **kwargs)
+        for match_id, records in pending:
+            self.reveals.note(match_id, records)
+        return recordings
 
     def construct_snapshot_store(self) -> EventStore:
         """Snapshots go through a recorder that seals them (see domain/integrity.py)."""
@@ -200,9 +214,33 @@ class MatchApp(Application):
         """Record a dispute against a bluff call; returns its number, the versions written (first, last), the match."""
         cap = self.max_disputes_per_filer
         number, first, match = self._write(
-            match_id, lambda match: match.file_dispute(call_version, reason, filed_by, cap)
+            match_id,
+            lambda match: match.file_dispute(call_version, self.ruling_of(match, call_version), reason, filed_by, cap),
         )
         return number, first, match.version, match
+
+    def ruling_of(self, match: Match, call_version: int) -> int:
+        """The version of the ruling on the bluff call at `call_version` (or `call_version` itself when
+        it names a ruling); DisputeRejected `unknown_call` when it is neither.
+
+        Read from the records rather than kept in the match: a ruling follows its call within a
+        round, so only the records just after the call are read.
+        """
+        unknown = DisputeRejected("unknown_call", f"version {call_version} is not a bluff call of this match")
+        if not 0 < call_version <= match.version:
+            raise unknown
+        upto = min(match.version, call_version + RULING_SEARCH)
+        ruling = None
+        for stored in self.records(match.match_id, after=call_version - 1, upto=upto):
+            call = stored.public.get("bluff_call")
+            if not isinstance(call, dict):
+                continue
+            version = stored.originator_version
+            if version == call_version or call.get("call_version", version) == call_version:
+                ruling = version
+        if ruling is None:
+            raise unknown
+        return ruling
 
     def rule_dispute(
         self, match_id: str, number: int, decision: str, note: str, amended_outcome: dict | None
@@ -399,6 +437,8 @@ class MatchApp(Application):
             raise MatchNotFound(f"no match {match_id!r}") from None
         if not isinstance(match, Match):
             raise MatchNotFound(f"no match {match_id!r}")
+        reveals, key = self.reveals, match.match_id
+        match.attach_reveals(lambda opened, known: reveals.revealed_at(key, opened, known))
         if version is None and self._on_integrity_problem is not None:
             problem = self.integrity_problem(match)
             if problem is not None:

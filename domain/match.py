@@ -63,6 +63,8 @@ class Match(Aggregate):
     """A match of one ruleset: seats, chance, the chain head and the ruleset's state."""
 
     TOPIC = "gambit:Match"
+    # Set per loaded instance by the application (never an instance attribute of a snapshot).
+    _reveal_lookup: Callable[[int, int], int | None] | None = None
 
     class Created(Aggregate.Created):
         """The first record: MatchCreated."""
@@ -117,13 +119,10 @@ class Match(Aggregate):
         self.outcome: dict | None = None
         self.head = chain
         self.commands: dict[str, dict] = {}
-        # Each bluff call's call version → its ruling's version (a dispute may name either; kept once,
-        # since every command decodes this map with the snapshot).
-        self.call_versions: dict[str, int] = {}
+        # Which bluff call each ruling answers, and which records were revealed when, are history: they
+        # grow with the match, so they stay in the records (looked up by the application) and out of
+        # the aggregate that every command loads and every snapshot stores.
         self.disputes: dict[str, dict] = {}
-        # Opened version → the version that revealed it to everyone (API.md, "Reveals"); only
-        # reveals add to it, since it is decoded with every snapshot.
-        self.opened: dict[str, int] = {}
         # The newest receipt found in a record's meta, and the first thing found wrong while folding.
         self.receipt: dict | None = None
         self.integrity_problem: str | None = None
@@ -239,8 +238,16 @@ class Match(Aggregate):
         return {seat: info["token_hash"] for seat, info in self.seats.items()}
 
     def revealed_at(self, version: int) -> int | None:
-        """The version whose record revealed this version's secret to everyone; None while it is not."""
-        return self.opened.get(str(version))
+        """The version whose record revealed this version's secret to everyone; None while it is not.
+
+        Answered by the reveal lookup the application attached when it loaded this match (read from
+        the records, domain/reveals.py); a match nobody attached one to reveals nothing early.
+        """
+        return None if self._reveal_lookup is None else self._reveal_lookup(version, self.version)
+
+    def attach_reveals(self, lookup: Callable[[int, int], int | None]) -> None:
+        """Give this loaded match its reveal lookup: `lookup(version, as_of_known)` → the revealing version."""
+        self._reveal_lookup = lookup
 
     def remembered(self, seat: str, key: str) -> dict | None:
         """The stored result of an earlier command with this Idempotency-Key, if any."""
@@ -285,8 +292,10 @@ class Match(Aggregate):
         self._finish_if_over()
         return first, self.version
 
-    def file_dispute(self, call_version: int, reason: str, filed_by: str, limit: int | None = None) -> int:
-        """Dispute a bluff call (or Final Gambit call); returns the dispute number.
+    def file_dispute(self, call_version: int, ruling: int, reason: str, filed_by: str, limit: int | None = None) -> int:
+        """Dispute a bluff call (or Final Gambit call) whose ruling is at `ruling`; returns the dispute number.
+
+        The application finds the ruling in the records (a dispute may name the call or its ruling).
 
         `limit` caps the disputes one filer may file in this match, so one seat cannot grow the
         match's record (and the organizer's queue) without bound.
@@ -295,11 +304,6 @@ class Match(Aggregate):
             raise DisputeRejected(
                 "dispute_limit_reached", f"{filed_by} has filed the {limit} disputes a filer may file"
             )
-        ruling = self.call_versions.get(str(call_version))
-        if ruling is None and call_version in self.call_versions.values():
-            ruling = call_version  # named by its ruling record
-        if ruling is None:
-            raise DisputeRejected("unknown_call", f"version {call_version} is not a bluff call of this match")
         number = len(self.disputes) + 1
         self._record(
             Event(
@@ -489,10 +493,6 @@ class Match(Aggregate):
             )
             self._keep_receipt(record.meta.get("receipt"), version, record.chain)
         self.head = record.chain
-        for opened in record.public.get(OPENS, ()):
-            # Only an earlier record can be revealed (a malformed entry reveals nothing).
-            if isinstance(opened, int) and not isinstance(opened, bool) and 0 < opened < version:
-                self.opened.setdefault(str(opened), version)
         if record.kind == SEAT_JOINED:
             self.seats[record.public["seat"]] = {
                 "name": record.public["name"],
@@ -529,9 +529,6 @@ class Match(Aggregate):
                 record.kind, public, secret, None if record.audience is None else tuple(record.audience), (), version
             )
             self.state = self.ruleset.evolve(self.state, event)
-            call = record.public.get("bluff_call")
-            if isinstance(call, dict):
-                self.call_versions[str(call.get("call_version", version))] = version
         command = record.meta.get("command")
         if command:
             key = f"{command['seat']}\n{command['key']}"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from domain.match import OPENS, Match
+from domain.match import Match
+from domain.reveals import opened_by  # noqa: F401 -- re-exported: projections.views reads it from here
 from domain.ruleset import ORGANIZER, Viewer
 
 
@@ -33,7 +34,7 @@ def record_form(stored: Any, viewer: Viewer, match: Match | None = None, as_of: 
 
     Its secret and salt are shown to the secret's audience (and to everyone once `viewer` says the
     match has finished), and to every viewer once a record at or before `as_of` has revealed it
-    (`match.opened`, API.md "Reveals"); without `as_of`, as of the match's own version.
+    (`match.revealed_at`, docs/verification.md "Reveals"); without `as_of`, as of the match's own version.
     """
     record = {
         "version": stored.originator_version,
@@ -58,9 +59,3 @@ def is_revealed(match: Match | None, version: int, as_of: int | None = None) -> 
         return False
     opening = match.revealed_at(version)
     return opening is not None and opening <= (match.version if as_of is None else as_of)
-
-
-def opened_by(stored: Any) -> list[int]:
-    """The earlier versions a stored record reveals to everyone (its public `opens`)."""
-    opens = stored.public.get(OPENS, [])
-    return [v for v in opens if isinstance(v, int) and not isinstance(v, bool)] if isinstance(opens, list) else []

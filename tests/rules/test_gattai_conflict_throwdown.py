@@ -6,6 +6,7 @@ import pytest
 
 from domain.ruleset import RuleViolation, Viewer
 from domain.rulesets import gattai_conflict as gc
+from domain.rulesets.gattai_conflict.throwdown import PAYLOAD_LIMIT
 from tests.rules.test_gattai_conflict_support import QUIET, kinds, pile_cards, rig, td, throwdown
 from tests.support.harness import start
 
@@ -384,6 +385,21 @@ def test_damage_waits_in_the_payloads_and_applies_at_the_end_the_losers_first():
     events = game.act("coach", gc.Concede())
     resolved = [e.public["trigger"] for e in events if e.kind == "TriggerResolved"]
     assert resolved == ["purge"] and game.state["team"]["p1"]["charges"] == 0
+
+
+def test_a_full_payload_takes_no_more_triggers_fired_at_will_and_legal_moves_stop_offering_them():
+    game = throwdown([], [], pilots={"p1": {**QUIET, "buffers": 0}}, threats={"kaiju": 3})
+    for index in range(PAYLOAD_LIMIT):
+        game.act("coach", gc.RecordTrigger("ruin", f"harbor-{index}"))
+    assert len(td(game)["payloads"]["coach"]) == PAYLOAD_LIMIT
+    assert refused(game, "coach", gc.RecordTrigger("purge", "p1")) == "payload_full"
+    assert refused(game, "coach", gc.RecordTrigger("ruin", "harbor")) == "payload_full"
+    offered = {c.trigger for c in gc.legal_commands(game.state, "coach") if isinstance(c, gc.RecordTrigger)}
+    assert not offered & {"purge", "schism", "trauma", "ruin", "disfavor"}
+    # A trigger with no damage side still fires at once, and the other side's Payload is not full.
+    game.act("coach", gc.RecordTrigger("wave", "harbor"))
+    game.act("p1", gc.RecordTrigger("trauma", "kaiju"))
+    assert len(td(game)["payloads"]["pilots"]) == 1
 
 
 def test_the_losers_payload_resolves_before_the_winners():

@@ -15,6 +15,10 @@ Our rulings where the seed is silent (each mode's own are in gambit.py and throw
   `spend_omen` (any time), `record_trigger` (while the conflict runs), an Assist, and the pilot
   commander's reveal of the Initiative (the Coach is the one waited for). Story triggers change
   nothing but +Tarry, which mills the Coach Deck.
+- A side's Payload takes at most 12 triggers its seats fire with `record_trigger` (a house bound;
+  the seed sets none): past it such a damage trigger is refused `payload_full` and not offered, so
+  firing story triggers at will cannot grow the state every command loads. Triggers a card's
+  outcome imposes always go in.
 - Config: `threats` is the page's list `[{"name", "rating"}]` (names distinct, 1..40 characters;
   rating 1..10, default 3; 1..6 threats); the earlier map form `{name: rating}` is still taken so
   stored matches replay. The summary echoes the config normalized: every pilot's sheet with its

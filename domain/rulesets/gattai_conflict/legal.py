@@ -43,10 +43,10 @@ from .gambit import actors as gambit_actors
 from .gambit import awaited as gambit_awaited
 from .gambit_rules import check_flip, check_threshold
 from .rules import RUNNING, check_omen, check_story_trigger, omen_effects
-from .team import COACH_FIRES, MAX_TARGET, PILOT_FIRES, PILOT_TARGETED, STORY, pending, resolve_options
+from .team import COACH_FIRES, DAMAGE, MAX_TARGET, PILOT_FIRES, PILOT_TARGETED, STORY, pending, resolve_options
 from .throwdown import actors as throwdown_actors
 from .throwdown import awaited as throwdown_awaited
-from .throwdown import driver, side_of
+from .throwdown import driver, payload_full, side_of
 from .throwdown_rules import (
     check_assist,
     check_block,
@@ -179,6 +179,8 @@ def _trigger_options(state: dict, seat: str) -> list:
     """The story triggers `seat` may fire: listed at each fitting target, or free text for a story object."""
     out: list = []
     for name in COACH_FIRES if seat == COACH else PILOT_FIRES:
+        if name in DAMAGE and payload_full(state, seat):
+            continue
         if name in STORY:
             # A story trigger names whatever its target is at the table: any text of 1..MAX_TARGET.
             out.append(Choice(RecordTrigger, {"trigger": name}, {"target": text(1, MAX_TARGET)}))

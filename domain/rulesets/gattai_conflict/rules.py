@@ -28,8 +28,8 @@ from .gambit import actors as gambit_actors
 from .gambit_rules import HANDLERS as GAMBIT_HANDLERS
 from .gambit_rules import finish as finish_gambit
 from .state import evolve, initial_state
-from .team import COACH_FIRES, PILOT_FIRES, max_hand, may_fire, pending, resolve_options, trigger, valid_target
-from .throwdown import FIGHTING
+from .team import COACH_FIRES, DAMAGE, PILOT_FIRES, max_hand, may_fire, pending, resolve_options, trigger, valid_target
+from .throwdown import FIGHTING, PAYLOAD_LIMIT, payload_full
 from .throwdown import actors as throwdown_actors
 from .throwdown_rules import HANDLERS as THROWDOWN_HANDLERS
 from .throwdown_rules import finish as finish_throwdown
@@ -126,6 +126,8 @@ def check_story_trigger(state: dict, seat: str, name: str, target: str) -> None:
         raise RuleViolation("not_your_trigger", f"{seat} does not fire +{name}")
     if not valid_target(state, seat, name, target):
         raise RuleViolation("invalid_target", f"+{name} cannot target {target!r}")
+    if name in DAMAGE and payload_full(state, seat):
+        raise RuleViolation("payload_full", f"your side's Payload already holds {PAYLOAD_LIMIT} triggers")
 
 
 def check_discard(state: dict, seat: str, cards: tuple[str, ...]) -> None:

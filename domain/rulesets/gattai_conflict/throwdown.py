@@ -47,11 +47,21 @@ from .config import COACH
 # Phases in which a Throwdown's damage waits in a Payload instead of resolving at once (the
 # Throwdown itself runs: story triggers may be fired).
 FIGHTING = ("initiative", "reveal", "question", "swap", "turns")
+# House bound (the seed sets none): a side's Payload holds at most this many triggers its seats
+# fired with `record_trigger`, so the pending Payload — state every command loads — cannot be grown
+# without limit by firing story triggers at will. Triggers a card's outcome imposes still go in.
+PAYLOAD_LIMIT = 12
 
 
 def side_of(seat: str) -> str:
     """The Throwdown side a seat fights on."""
     return "coach" if seat == COACH else "pilots"
+
+
+def payload_full(state: dict, seat: str) -> bool:
+    """Whether the Payload of `seat`'s side holds the most triggers `record_trigger` may add to it."""
+    td = state["throwdown"]
+    return td is not None and state["phase"] in FIGHTING and len(td["payloads"][side_of(seat)]) >= PAYLOAD_LIMIT
 
 
 def other_side(side: str) -> str:

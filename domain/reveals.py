@@ -1,0 +1,89 @@
+"""Which records of a match have been revealed to everyone, and by which later record.
+
+A revealing record names the versions it opens (`public.opens`, docs/verification.md "Reveals").
+That is history: it grows with every reveal, so it is kept out of the Match aggregate and its
+snapshots (which stay bounded by what the rules need now) and read from the records themselves,
+once per process and match, then extended as the match grows.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+OPENS = "opens"
+
+# Matches whose reveals one process remembers; the least recently used is forgotten first and
+# read again from its records if it is asked for later.
+REMEMBERED_MATCHES = 1024
+
+
+def opened_by(stored: Any) -> list[int]:
+    """The earlier versions a stored record reveals to everyone (its public `opens`; malformed entries reveal nothing)."""
+    opens = stored.public.get(OPENS, [])
+    if not isinstance(opens, list):
+        return []
+    version = stored.originator_version
+    return [v for v in opens if isinstance(v, int) and not isinstance(v, bool) and 0 < v < version]
+
+
+class _Reveals:
+    """One match's reveals as far as `upto`: opened version → the version that opened it."""
+
+    __slots__ = ("opened", "upto")
+
+    def __init__(self) -> None:
+        self.upto = 0
+        self.opened: dict[int, int] = {}
+
+    def fold(self, records: Iterable[Any]) -> None:
+        """Take in records that follow `upto`, in order."""
+        for stored in records:
+            version = stored.originator_version
+            if version <= self.upto:
+                continue
+            for opened in opened_by(stored):
+                self.opened.setdefault(opened, version)
+            self.upto = version
+
+
+class RevealIndex:
+    """Reveals of every match this process has been asked about, read from the store on demand."""
+
+    def __init__(self, read: Callable[[str, int, int], list[Any]], remembered: int = REMEMBERED_MATCHES) -> None:
+        """`read(match_id, after, upto)` returns the stored records with versions in (after, upto], oldest first."""
+        self._read = read
+        self._remembered = remembered
+        self._matches: OrderedDict[str, _Reveals] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def revealed_at(self, match_id: str, version: int, known_version: int) -> int | None:
+        """The version whose record revealed `version` to everyone, looking at records up to `known_version`."""
+        with self._lock:
+            reveals = self._entry(match_id)
+            upto = reveals.upto
+        if upto < known_version:
+            records = self._read(match_id, upto, known_version)
+            with self._lock:
+                reveals.fold(records)
+        return reveals.opened.get(version)
+
+    def note(self, match_id: str, records: Iterable[Any]) -> None:
+        """Take in records just saved, when they follow what is known (otherwise they are read when needed)."""
+        records = list(records)
+        with self._lock:
+            reveals = self._matches.get(match_id)
+            if reveals is not None and records and records[0].originator_version == reveals.upto + 1:
+                reveals.fold(records)
+
+    def _entry(self, match_id: str) -> _Reveals:
+        reveals = self._matches.get(match_id)
+        if reveals is None:
+            reveals = self._matches[match_id] = _Reveals()
+            while len(self._matches) > self._remembered:
+                self._matches.popitem(last=False)
+        else:
+            self._matches.move_to_end(match_id)
+        return reveals
