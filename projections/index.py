@@ -250,6 +250,17 @@ class CrossMatchIndex:
         ]
         return calls, (int(rows[-1][0]) if more else None)
 
+    def unfinished(self, match_ids: set[str]) -> set[str]:
+        """Those of these matches the index knows and has not seen finish (a finished match is so for good)."""
+        if not match_ids:
+            return set()
+        ids = sorted(match_ids)
+        marks = ", ".join("?" for _ in ids)
+        rows = self.store.query(
+            f"SELECT match_id FROM gambit_match_index WHERE status <> 'finished' AND match_id IN ({marks})", tuple(ids)
+        )
+        return {row[0] for row in rows}
+
     def disputes(self, tournament_id: str, offset: int = 0, limit: int = 100) -> list[dict]:
         """A page of a tournament's dispute queue: open disputes first, then by match and number."""
         self.catch_up()

@@ -5,9 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 from flask.views import MethodView
 
+from domain.errors import MatchNotFound
 from projections.audit import bluff_audit
+from projections.delay import SpectatorDelay
 from service.auth import caller
 from service.context import choice_arg, gambit, int_arg, text_arg
+from service.delay import delay_for, mark, public_delay, shown_match
 
 bp = Blueprint("audit", __name__)
 
@@ -20,32 +23,62 @@ class MatchBluffs(MethodView):
     def get(self, match_id: str) -> Response:
         """Every bluff call of the match: claim, verdict, consequences, commitment and (if visible) evidence."""
         g = gambit()
-        match = g.matches.match(match_id)
-        viewer = caller(match, "audit/bluffs")
-        return jsonify(
-            {
-                "match_id": match.match_id,
-                "ruleset": match.ruleset_id,
-                "version": match.version,
-                "viewer": viewer.label,
-                "calls": bluff_audit(g.matches, match, viewer),
-            }
-        )
+        latest = g.matches.match(match_id)
+        viewer = caller(latest, "audit/bluffs")
+        delay = delay_for(latest, viewer)
+        match = shown_match(latest, delay)
+        body = {
+            "match_id": match.match_id,
+            "ruleset": match.ruleset_id,
+            "version": match.version,
+            "viewer": viewer.label,
+            "calls": bluff_audit(g.matches, match, viewer),
+        }
+        return mark(jsonify(body), delay)
 
 
 class BluffCalls(MethodView):
     """/bluff-calls"""
 
     def get(self) -> Response:
-        """Bluff calls across matches (public parts), oldest first, filtered and paged."""
-        calls, cursor = gambit().index.bluff_calls(
-            match_id=text_arg("match_id"),
+        """Bluff calls across matches (public parts), oldest first, filtered and paged.
+
+        A ruling past the version its caller may see of a running match (a held-back spectator's)
+        is left out, so a page may hold fewer than `limit` calls; `next` still continues after the
+        last one looked at.
+        """
+        g = gambit()
+        match_id = text_arg("match_id")
+        calls, cursor = g.index.bluff_calls(
+            match_id=match_id,
             tournament_id=text_arg("tournament_id"),
             verdict=choice_arg("verdict", ("true", "false")),
             after=int_arg("after", None, minimum=0),
             limit=int_arg("limit", 50, minimum=1, maximum=MAX_PAGE),
         )
-        return jsonify({"bluff_calls": calls, "next": None if cursor is None else str(cursor)})
+        delays = _held_back({call["match_id"] for call in calls} | ({match_id} if match_id else set()))
+        visible = [
+            c for c in calls if c["match_id"] not in delays or c["ruling_version"] <= delays[c["match_id"]].as_of
+        ]
+        response = jsonify({"bluff_calls": visible, "next": None if cursor is None else str(cursor)})
+        # Who is held back depends on the bearer token: no shared cache may answer another caller with it.
+        response.vary.add("Authorization")
+        response.headers["Cache-Control"] = "no-store"
+        return mark(response, delays.get(match_id) if match_id else None)
+
+
+def _held_back(match_ids: set[str]) -> dict[str, SpectatorDelay]:
+    """The caller's delay in each of these matches that holds it back (running matches with a spectator delay)."""
+    g = gambit()
+    delays = {}
+    for match_id in g.index.unfinished(match_ids):
+        try:
+            delay = public_delay(g.matches.match(match_id))
+        except MatchNotFound:
+            continue
+        if delay is not None:
+            delays[match_id] = delay
+    return delays
 
 
 bp.add_url_rule("/matches/<match_id>/audit/bluffs", view_func=MatchBluffs.as_view("match_bluffs"))

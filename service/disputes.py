@@ -13,6 +13,7 @@ from service.auth import bearer_token, caller, organizer_of
 from service.bodies import StrictString, load
 from service.commands import recorded
 from service.context import gambit, int_arg
+from service.delay import mark, public_delay, shown_match
 from service.problems import Problem
 
 bp = Blueprint("disputes", __name__)
@@ -53,18 +54,19 @@ class Disputes(MethodView):
 
     def get(self, match_id: str) -> Response:
         """The disputes of a match, by number, a page at a time (public: they are public records)."""
-        match = gambit().matches.match(match_id)
+        latest = gambit().matches.match(match_id)
+        delay = public_delay(latest)
+        match = shown_match(latest, delay)
         after = int_arg("after", 0, minimum=0)
         limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
         later = [d for d in match.disputes.values() if d["dispute"] > after]
         page = later[:limit]
-        return jsonify(
-            {
-                "match_id": match.match_id,
-                "disputes": page,
-                "next_after": page[-1]["dispute"] if len(later) > limit else None,
-            }
-        )
+        body = {
+            "match_id": match.match_id,
+            "disputes": page,
+            "next_after": page[-1]["dispute"] if len(later) > limit else None,
+        }
+        return mark(jsonify(body), delay)
 
     def post(self, match_id: str) -> Response:
         """File a dispute against a bluff call, as a seat of the match or its organizer."""

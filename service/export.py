@@ -10,6 +10,7 @@ from flask.views import MethodView
 from projections.views import as_json, export_lines
 from service.auth import caller
 from service.context import gambit
+from service.delay import delay_for, mark, shown_match
 
 bp = Blueprint("export", __name__)
 
@@ -18,10 +19,13 @@ class Export(MethodView):
     """/matches/{id}/export"""
 
     def get(self, match_id: str) -> Response:
-        """Stream the export of a match as application/x-ndjson."""
+        """Stream the export of a match as application/x-ndjson (up to its delayed version for a held-back spectator)."""
         g = gambit()
-        match = g.matches.match(match_id)
-        viewer = caller(match, "export")
+        latest = g.matches.match(match_id)
+        viewer = caller(latest, "export")
+        delay = delay_for(latest, viewer)
+        # A delayed version is a write's last record, so the export ends on that write's receipt.
+        match = shown_match(latest, delay)
         trailer = g.trailer_for(match)
 
         def lines() -> Iterator[str]:
@@ -30,7 +34,7 @@ class Export(MethodView):
 
         response = Response(stream_with_context(lines()), mimetype="application/x-ndjson")
         response.headers["Content-Disposition"] = f'attachment; filename="match-{match.match_id}.ndjson"'
-        return response
+        return mark(response, delay)
 
 
 bp.add_url_rule("/matches/<match_id>/export", view_func=Export.as_view("export"))

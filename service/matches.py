@@ -7,10 +7,12 @@ from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from domain.errors import TournamentNotFound, UnknownTournament
+from projections.delay import SpectatorDelay
 from projections.views import summary
 from service.auth import organizer_of
 from service.bodies import StrictString, load
 from service.context import choice_arg, gambit, int_arg, text_arg
+from service.delay import mark, public_delay, shown_match
 
 bp = Blueprint("matches", __name__)
 
@@ -37,18 +39,33 @@ class JoinBody(Schema):
 
 
 def full_summary(match) -> dict:
-    """The summary, with the signed receipt once the match has finished."""
+    """The summary as the caller may see it: held back for a spectator of a delayed running match
+    (with `delay`), and with the signed receipt once the match has finished."""
+    return shown_summary(match)[0]
+
+
+def shown_summary(match) -> tuple[dict, SpectatorDelay | None]:
+    """The summary the caller may see, and how far it is held back (None: not at all)."""
+    delay = public_delay(match)
+    body = _summary(shown_match(match, delay))
+    if delay is not None:
+        body["delay"] = delay.body()
+    return body, delay
+
+
+def _summary(match) -> dict:
+    """The summary of the match as loaded, with its receipt once it has finished."""
     body = summary(match)
     if match.status == "finished":
         body["receipt"] = match.receipt
     return body
 
 
-def summary_response(match, status: int = 200, headers: dict | None = None) -> Response:
+def summary_response(body: dict, status: int = 200, headers: dict | None = None) -> Response:
     """A match summary with its version as the ETag."""
-    response = jsonify(full_summary(match))
+    response = jsonify(body)
     response.status_code = status
-    response.set_etag(str(match.version))
+    response.set_etag(str(body["version"]))
     for key, value in (headers or {}).items():
         response.headers[key] = value
     return response
@@ -69,21 +86,29 @@ class MatchCollection(MethodView):
                 raise UnknownTournament(f"no tournament {body['tournament_id']!r}") from None
             organizer_of(tournament)
         match = g.matches.create_match(body["ruleset"], body["config"], body["tournament_id"])
-        return summary_response(match, 201, {"Location": url_for("matches.match", match_id=match.match_id)})
+        # Its creator's answer: a match of one record holds nothing to hold back.
+        return summary_response(_summary(match), 201, {"Location": url_for("matches.match", match_id=match.match_id)})
 
     def get(self) -> Response:
-        """List matches, newest first, filtered by status, ruleset and tournament."""
+        """List matches, newest first, filtered by status, ruleset and tournament.
+
+        Each summary is as its caller may see it. A held-back summary may show an earlier status
+        than the one filtered on, and is then left out (so a page may hold fewer than `limit`
+        matches; `next` still continues after the last one looked at).
+        """
         g = gambit()
+        status = choice_arg("status", ("open", "active", "finished"))
         ids, cursor = g.index.matches(
-            status=choice_arg("status", ("open", "active", "finished")),
+            status=status,
             ruleset=text_arg("ruleset"),
             tournament_id=text_arg("tournament_id"),
             after=int_arg("after", None, minimum=0),
             limit=int_arg("limit", 50, minimum=1, maximum=MAX_PAGE),
         )
+        summaries = [full_summary(g.matches.match(i)) for i in ids]
         return jsonify(
             {
-                "matches": [full_summary(g.matches.match(i)) for i in ids],
+                "matches": [s for s in summaries if status in (None, s["status"]) or "delay" not in s],
                 "next": None if cursor is None else str(cursor),
             }
         )
@@ -93,8 +118,9 @@ class MatchItem(MethodView):
     """/matches/{id}"""
 
     def get(self, match_id: str) -> Response:
-        """The match summary."""
-        return summary_response(gambit().matches.match(match_id))
+        """The match summary, as the caller may see it (held back for a spectator of a delayed running match)."""
+        body, delay = shown_summary(gambit().matches.match(match_id))
+        return mark(summary_response(body), delay)
 
 
 class Seats(MethodView):

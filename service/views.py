@@ -7,7 +7,8 @@ from flask.views import MethodView
 
 from projections.views import replay, view_of
 from service.auth import caller
-from service.context import gambit, int_arg
+from service.context import gambit
+from service.delay import delay_for, mark, newest_shown, shown_match, version_arg
 
 bp = Blueprint("views", __name__)
 
@@ -16,13 +17,20 @@ class View(MethodView):
     """/matches/{id}/view"""
 
     def get(self, match_id: str) -> Response:
-        """The match as the caller may see it, now or at `?at=<version>`."""
+        """The match as the caller may see it, now or at `?at=<version>` (held back for a delayed spectator)."""
         g = gambit()
         latest = g.matches.match(match_id)
         viewer = caller(latest, "view")
-        at = int_arg("at", None, minimum=1, maximum=latest.version)
-        match = latest if at is None or at == latest.version else g.matches.match(match_id, version=at)
-        response = jsonify(view_of(match, viewer))
+        delay = delay_for(latest, viewer)
+        at = version_arg("at", None, 1, newest_shown(latest, delay), delay)
+        if at is None:
+            match = shown_match(latest, delay)
+        else:
+            match = latest if at == latest.version else g.matches.match(match_id, version=at)
+        body = view_of(match, viewer)
+        if delay is not None:
+            body["delay"] = delay.body()
+        response = mark(jsonify(body), delay)
         response.set_etag(str(match.version))
         response.headers["Vary"] = "Authorization"
         # A past version's view changes when the match ends (its secrets become public) while
@@ -38,11 +46,13 @@ class Replay(MethodView):
         g = gambit()
         latest = g.matches.match(match_id)
         viewer = caller(latest, "replay")
-        first = int_arg("from", 1, minimum=1, maximum=latest.version)
-        last = int_arg("to", latest.version, minimum=first, maximum=latest.version)
+        delay = delay_for(latest, viewer)
+        newest = newest_shown(latest, delay)
+        first = version_arg("from", 1, 1, newest, delay)
+        last = version_arg("to", newest, first, newest, delay)
         body = replay(g.matches, match_id, viewer, first, last)
         body["match_id"] = latest.match_id
-        return jsonify(body)
+        return mark(jsonify(body), delay)
 
 
 bp.add_url_rule("/matches/<match_id>/view", view_func=View.as_view("view"))
