@@ -1,28 +1,65 @@
 """gunicorn settings for the Gambit Match Service (used by `gambit serve`)."""
 
+import glob
 import multiprocessing
 import os
+import shutil
+import tempfile
+
+from service.logs import gunicorn_logconfig
+
+# Metrics add up over workers (prometheus_client's multiprocess mode, service/metrics.py): every
+# worker writes its samples under one directory, named here in the master before any worker
+# starts, and fresh for each server start (an operator's own directory is emptied at start).
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="gambit-metrics-")
+    # Remembered in the environment: a configuration reload runs this file again.
+    os.environ["GAMBIT_OWN_METRICS_DIR"] = os.environ["PROMETHEUS_MULTIPROC_DIR"]
 
 # gevent workers: an idle Server-Sent Event follower is a parked greenlet, not a held thread, so
 # a thousand followers leave commands and health checks their full speed (service/streams.py).
 # psycopg and the standard library cooperate once gevent has patched them (gunicorn does it at
 # worker start). GAMBIT_WORKER_CLASS=gthread restores one thread per request (GAMBIT_THREADS).
 worker_class = os.environ.get("GAMBIT_WORKER_CLASS", "gevent")
-workers = int(os.environ.get("GAMBIT_WORKERS", min(4, multiprocessing.cpu_count() * 2)))
-threads = int(os.environ.get("GAMBIT_THREADS", 8))
+workers = int(os.environ.get("GAMBIT_WORKERS", str(min(4, multiprocessing.cpu_count() * 2))))
+threads = int(os.environ.get("GAMBIT_THREADS", "8"))
 # Concurrent connections per gevent worker (streams included).
-worker_connections = int(os.environ.get("GAMBIT_WORKER_CONNECTIONS", 2000))
+worker_connections = int(os.environ.get("GAMBIT_WORKER_CONNECTIONS", "2000"))
 timeout = 60
 graceful_timeout = 30
 keepalive = 5
 # The app is built in each worker after fork: the store's connection pool must not be shared.
 preload_app = False
-accesslog = os.environ.get("GAMBIT_ACCESS_LOG", "-")
+# Logs are JSON lines (service/logs.py): gunicorn's own, the app's (each with its request id) on
+# stderr, and the access log on GAMBIT_ACCESS_LOG (`-`: stdout). Only chosen fields of a request
+# are logged, never its headers, so tokens and organizer keys stay out of every line.
+logconfig_dict = gunicorn_logconfig(os.environ.get("GAMBIT_ACCESS_LOG", "-"))
+accesslog = None  # the access logger is configured by logconfig_dict alone
 errorlog = "-"
 # gunicorn's control socket lives at one path per user: two servers on a host would fight over it.
 control_socket_disable = True
 max_requests = 10000
 max_requests_jitter = 500
+
+
+def on_starting(server):
+    """Start the metrics from zero: samples of an earlier server in the same directory must not count."""
+    for path in glob.glob(os.path.join(os.environ["PROMETHEUS_MULTIPROC_DIR"], "*.db")):
+        os.remove(path)
+
+
+def child_exit(server, worker):
+    """Drop an exited worker's live gauges (its open streams); its counters stay in the sums."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    """Remove the metrics directory this configuration made."""
+    made = os.environ.get("GAMBIT_OWN_METRICS_DIR")
+    if made and made == os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        shutil.rmtree(made, ignore_errors=True)
 
 
 def post_worker_init(worker):
@@ -37,13 +74,25 @@ def post_worker_init(worker):
     gambit = getattr(worker.wsgi, "extensions", {}).get("gambit")
     if gambit is None:
         return
+    if "ggevent" in type(worker).__module__:
+        import gevent
+
+        # A gevent worker runs signal handlers in its event loop, where starting a thread (a
+        # greenlet waiting to start) is a blocking switch that kills the worker: spawn instead.
+        def close_streams() -> None:
+            gevent.spawn(gambit.streams.close)
+    else:
+
+        def close_streams() -> None:
+            threading.Thread(target=gambit.streams.close, daemon=True).start()
+
     for name in ("SIGTERM", "SIGQUIT", "SIGINT"):
         number = getattr(signal, name)
         previous = signal.getsignal(number)
 
         def ending(sig, frame, previous=previous):
             # Not in the handler itself: closing takes the hub's lock, which the interrupted code may hold.
-            threading.Thread(target=gambit.streams.close, daemon=True).start()
+            close_streams()
             if callable(previous):
                 previous(sig, frame)
 

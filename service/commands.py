@@ -54,7 +54,7 @@ class Commands(MethodView):
             raise Problem(
                 400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters"
             )
-        first, last, match = g.matches.act(match_id, seat, command, etag_version(), key, loaded=match)
+        first, last, match = g.matches.act(match_id, seat, command, etag_version(match.version), key, loaded=match)
         return recorded(match, first, last, viewer_for(match, "seat", seat))
 
 

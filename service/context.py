@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from flask import current_app, request
@@ -101,14 +102,32 @@ def choice_arg(name: str, choices: tuple[str, ...]) -> str | None:
     return raw
 
 
-def etag_version() -> int | None:
-    """The version a client expects, from If-Match (`"5"`, `W/"5"` or `5`); 412 when malformed."""
-    raw = request.headers.get("If-Match")
-    if raw is None:
+def etag_version(current: int | None = None) -> int | None:
+    """The version `If-Match` lets a write happen at (RFC 9110 §13.1.1, parsed by werkzeug); None: no condition.
+
+    `current` is the match's version as just loaded. `*` matches any current match (None); a list
+    matches when any tag is the current version, and then that version is returned. Otherwise the
+    newest version named is returned, so the write is refused with 412 `version_mismatch` — after
+    a retried Idempotency-Key has had its first answer. A header naming no version at all (`"abc"`,
+    empty) is 412 `precondition_failed`.
+
+    A weak tag (`W/"5"`) counts as its version, although RFC 9110 compares strongly under
+    If-Match: this service only ever sends strong ETags, a weak one reaches a client only when a
+    proxy weakened it (compressing the body), and it still names the match version the write is
+    conditioned on, so refusing it would break such clients for nothing. A bare `5` is read as
+    `"5"`, as it always was.
+    """
+    if "If-Match" not in request.headers:
         return None
-    value = raw.strip()
-    value = value.removeprefix("W/")
-    value = value.strip('"')
-    if not value.isdigit():
+    tags = request.if_match
+    if tags.star_tag:
+        return None
+    versions = {int(tag) for tag in tags.as_set(include_weak=True) if _VERSION_TAG.fullmatch(tag)}
+    if not versions:
         raise Problem(412, "precondition_failed", 'If-Match must be the match version as an ETag, e.g. "12"')
-    return int(value)
+    if current is not None and current in versions:
+        return current
+    return max(versions)
+
+
+_VERSION_TAG = re.compile(r"0|[1-9][0-9]*")

@@ -1,8 +1,14 @@
-"""Prometheus metrics in text format: requests and latencies by route, commands by ruleset and outcome.
+"""Prometheus metrics that add up over every gunicorn worker: requests, latencies, commands, followers, lag.
 
-Counters live in each gunicorn worker and carry a `worker` label (its pid); Prometheus sums
-over workers. This keeps workers share-nothing (no multiprocess directory to manage), at the
-cost of a worker's counts restarting with it — `rate()` handles that as a counter reset.
+Under `gambit serve`, deploy/gunicorn.conf.py points `PROMETHEUS_MULTIPROC_DIR` at a fresh
+directory per server start before any worker starts; each worker writes its samples there
+(prometheus_client's multiprocess mode), a scrape of any worker reads them all, and the master
+marks an exited worker dead so its live gauges drop out. Counters of a recycled worker stay in
+the sum, so counts only ever grow for the life of the server. Without the variable (tests,
+`flask run`) the metrics of the one process are exposed.
+
+Requests are counted by route template (the Flask rule, `/matches/<match_id>`), never by raw
+path, so match ids neither leak nor explode the series count.
 """
 
 from __future__ import annotations
@@ -10,92 +16,122 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections import defaultdict
+from typing import Any
 
 from flask import Flask, Response, g, request
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics, generate_latest
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from service.streams import Follower, StreamHub
 
 BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
-COMMAND_OUTCOMES = {
-    201: "accepted",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    409: "conflict",
-    412: "stale_version",
-    422: "rejected",
-}
+MULTIPROCESS_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+UNMATCHED_ROUTE = "unmatched"
+
+# `_created` series double every counter and histogram for a timestamp Prometheus does not need.
+disable_created_metrics()
 
 
 class Metrics:
-    """The counters and histograms of one process."""
+    """The metrics of this server: shared by its workers in multiprocess mode, else this process's own."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.requests: dict[tuple, int] = defaultdict(int)
-        self.latency_buckets: dict[tuple, list[int]] = defaultdict(lambda: [0] * len(BUCKETS))
-        self.latency_sum: dict[tuple, float] = defaultdict(float)
-        self.latency_count: dict[tuple, int] = defaultdict(int)
-        self.commands: dict[tuple, int] = defaultdict(int)
+        self.multiprocess = bool(os.environ.get(MULTIPROCESS_DIR_VARIABLE))
+        self.registry = CollectorRegistry()
+        if self.multiprocess:
+            # Samples live in the directory's files; the scrape reads every worker's from there.
+            MultiProcessCollector(self.registry)
+        own = None if self.multiprocess else self.registry
+        # Label names in alphabetical order: both modes then print the labels alike.
+        self.requests = Counter(
+            "gambit_http_requests",
+            "HTTP requests by route template, method and status.",
+            ("method", "route", "status"),
+            registry=own,
+        )
+        self.latency = Histogram(
+            "gambit_http_request_duration_seconds",
+            "Request latency by route template and method (to the response's first byte for streams).",
+            ("method", "route"),
+            buckets=BUCKETS,
+            registry=own,
+        )
+        self.commands = Counter(
+            "gambit_commands",
+            "Commands by ruleset and outcome: accepted, or the problem code that refused them.",
+            ("outcome", "ruleset"),
+            registry=own,
+        )
+        self.followers = Gauge(
+            "gambit_sse_followers",
+            "Open Server-Sent Event streams (live followers), over all live workers.",
+            multiprocess_mode="livesum",
+            registry=own,
+        )
+        self.projection_lag = Gauge(
+            "gambit_projection_lag",
+            "Store notifications the read model has not folded yet, as /readyz reports (NaN: the store did not answer).",
+            ("projection",),
+            multiprocess_mode="mostrecent",
+            registry=own,
+        )
+        self._followers_lock = threading.Lock()
 
-    def observe(self, route: str, method: str, status: int, seconds: float, ruleset: str | None) -> None:
+    def observe(self, route: str, method: str, status: int, seconds: float) -> None:
         """Count one finished request."""
-        with self._lock:
-            self.requests[(route, method, str(status))] += 1
-            key = (route, method)
-            for i, bound in enumerate(BUCKETS):
-                if seconds <= bound:
-                    self.latency_buckets[key][i] += 1
-            self.latency_sum[key] += seconds
-            self.latency_count[key] += 1
-            if ruleset is not None:
-                self.commands[(ruleset, COMMAND_OUTCOMES.get(status, "error" if status >= 500 else "other"))] += 1
+        self.requests.labels(method=method, route=route, status=str(status)).inc()
+        self.latency.labels(method=method, route=route).observe(seconds)
+
+    def count_command(self, ruleset: str, outcome: str) -> None:
+        """Count one command by its ruleset and outcome."""
+        self.commands.labels(outcome=outcome, ruleset=ruleset).inc()
+
+    def open_streams(self, count: int) -> None:
+        """This process now holds `count` open streams."""
+        self.followers.set(count)
 
     def render(self, projection_lag: int | None) -> str:
-        """The Prometheus text exposition of everything counted so far."""
-        worker = str(os.getpid())
-        lines = [
-            "# HELP gambit_http_requests_total HTTP requests by route, method and status.",
-            "# TYPE gambit_http_requests_total counter",
-        ]
-        with self._lock:
-            for (route, method, status), count in sorted(self.requests.items()):
-                lines.append(
-                    f'gambit_http_requests_total{{route="{route}",method="{method}",status="{status}",'
-                    f'worker="{worker}"}} {count}'
-                )
-            lines += [
-                "# HELP gambit_http_request_duration_seconds Request latency by route and method.",
-                "# TYPE gambit_http_request_duration_seconds histogram",
-            ]
-            for (route, method), buckets in sorted(self.latency_buckets.items()):
-                labels = f'route="{route}",method="{method}",worker="{worker}"'
-                for bound, count in zip(BUCKETS, buckets):
-                    lines.append(f'gambit_http_request_duration_seconds_bucket{{{labels},le="{bound}"}} {count}')
-                total = self.latency_count[(route, method)]
-                lines.append(f'gambit_http_request_duration_seconds_bucket{{{labels},le="+Inf"}} {total}')
-                lines.append(
-                    f"gambit_http_request_duration_seconds_sum{{{labels}}} {self.latency_sum[(route, method)]:.6f}"
-                )
-                lines.append(f"gambit_http_request_duration_seconds_count{{{labels}}} {total}")
-            lines += [
-                "# HELP gambit_commands_total Commands by ruleset and outcome.",
-                "# TYPE gambit_commands_total counter",
-            ]
-            for (ruleset, outcome), count in sorted(self.commands.items()):
-                lines.append(
-                    f'gambit_commands_total{{ruleset="{ruleset}",outcome="{outcome}",worker="{worker}"}} {count}'
-                )
-        if projection_lag is not None:
-            lines += [
-                "# HELP gambit_projection_lag Store notifications the cross-match index has not folded yet.",
-                "# TYPE gambit_projection_lag gauge",
-                f'gambit_projection_lag{{projection="cross-match-index"}} {projection_lag}',
-            ]
-        return "\n".join(lines) + "\n"
+        """The Prometheus text exposition, with the projection lag just measured (None: unknown)."""
+        self.projection_lag.labels(projection="cross-match-index").set(
+            float("nan") if projection_lag is None else projection_lag
+        )
+        return generate_latest(self.registry).decode()
+
+
+class MeteredStreamHub(StreamHub):
+    """A stream hub that keeps the followers gauge in step with its open streams."""
+
+    def __init__(self, metrics: Metrics, recorder: Any, **caps: Any) -> None:
+        super().__init__(recorder, **caps)
+        self._metrics = metrics
+        self._publish_lock = threading.Lock()
+
+    def reserve(self, match_id: str, client: str) -> Follower:
+        """Take a stream slot (see StreamHub.reserve) and publish the new count."""
+        follower = super().reserve(match_id, client)
+        self._publish()
+        return follower
+
+    def release(self, follower: Follower) -> None:
+        """Give a stream slot back (see StreamHub.release) and publish the new count."""
+        super().release(follower)
+        self._publish()
+
+    def _publish(self) -> None:
+        # Read and written under one lock, so the last write is the count after the last change.
+        with self._publish_lock:
+            self._metrics.open_streams(self.open_streams)
+
+
+def _outcome(status: int) -> str:
+    """How a command ended: accepted, or the problem code the response carried."""
+    if status < 400:
+        return "accepted"
+    return g.get("problem_code") or f"http_{status}"
 
 
 def install(app: Flask, metrics: Metrics) -> None:
-    """Time every request and count it by its route template (never by raw path)."""
+    """Time every request and count it by its route template; count commands by ruleset and outcome."""
 
     @app.before_request
     def _start() -> None:
@@ -103,14 +139,11 @@ def install(app: Flask, metrics: Metrics) -> None:
 
     @app.after_request
     def _count(response: Response) -> Response:
-        started = getattr(g, "gambit_started", None)
+        started = g.get("gambit_started")
         if started is not None:
-            route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-            metrics.observe(
-                route,
-                request.method,
-                response.status_code,
-                time.perf_counter() - started,
-                getattr(g, "gambit_ruleset", None),
-            )
+            route = request.url_rule.rule if request.url_rule is not None else UNMATCHED_ROUTE
+            metrics.observe(route, request.method, response.status_code, time.perf_counter() - started)
+            ruleset = g.get("gambit_ruleset")
+            if ruleset is not None:
+                metrics.count_command(ruleset, _outcome(response.status_code))
         return response

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
-from flask import Flask, Response, json
+from flask import Flask, Response, g, json, request
 from werkzeug.exceptions import HTTPException
 
 from domain import errors
 from domain.ruleset import RuleViolation
+from service.logs import request_id
 
-log = logging.getLogger("gambit")
+log = logging.getLogger("gambit.problems")
+
+# A detail may quote what a caller sent (a field name, a value); the log keeps only its start.
+_LOGGED_DETAIL_LENGTH = 300
 
 PROBLEM_TYPE = "https://gambit.example/problems/"
 
@@ -59,7 +64,7 @@ class Problem(Exception):
 
 
 def problem_response(problem: Problem, headers: dict | None = None) -> Response:
-    """Render a problem as an application/problem+json response."""
+    """Render a problem as an application/problem+json response carrying the request id, and log it."""
     body = {
         "type": PROBLEM_TYPE + problem.code,
         "title": problem.title,
@@ -68,7 +73,30 @@ def problem_response(problem: Problem, headers: dict | None = None) -> Response:
         "code": problem.code,
         **problem.extra,
     }
+    rid = request_id()
+    if rid is not None:
+        body["request_id"] = rid
+        g.problem_code = problem.code  # the outcome metrics count a refused command under
+        _log_problem(problem)
     return Response(json.dumps(body), status=problem.status, mimetype="application/problem+json", headers=headers)
+
+
+def _log_problem(problem: Problem) -> None:
+    """A client's mistake at info; a server failure at error, with the traceback when an exception caused it."""
+    fields = {
+        "status": problem.status,
+        "code": problem.code,
+        "method": request.method,
+        "route": request.url_rule.rule if request.url_rule is not None else None,
+        "detail": problem.detail[:_LOGGED_DETAIL_LENGTH],
+    }
+    if "rule" in problem.extra:
+        fields["rule"] = problem.extra["rule"]
+    if problem.status >= 500:
+        failure = sys.exc_info()
+        log.error("problem %s %s", problem.status, problem.code, extra=fields, exc_info=failure if failure[0] else None)
+    else:
+        log.info("problem %s %s", problem.status, problem.code, extra=fields)
 
 
 def install(app: Flask) -> None:
@@ -86,19 +114,18 @@ def install(app: Flask) -> None:
     @app.errorhandler(errors.MatchError)
     def _match_error(exc: errors.MatchError) -> Response:
         status = _MATCH_ERROR_STATUS.get(type(exc), 422)
-        return problem_response(Problem(status, exc.code, exc.detail, **exc.extra))
+        return problem_response(Problem(status, exc.code, exc.detail, None, **exc.extra))
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response:
         status = exc.code or 500
-        headers = {"Allow": exc.valid_methods} if getattr(exc, "valid_methods", None) else None
-        if headers:
-            headers = {"Allow": ", ".join(headers["Allow"])}
+        allowed = getattr(exc, "valid_methods", None)  # only a 405 (MethodNotAllowed) has them
+        headers = {"Allow": ", ".join(allowed)} if allowed else None
         return problem_response(
             Problem(status, _HTTP_CODES.get(status, "http_error"), exc.description or exc.name, exc.name), headers
         )
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:
-        log.exception("unexpected error")
+        # problem_response logs it at error with the traceback (the exception is being handled).
         return problem_response(Problem(500, "internal_error", "the server failed to handle this request"))

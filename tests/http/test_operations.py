@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import os
 import uuid
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from service.app import create_app
 from service.ratelimit import Limit, Limiter, Limits
@@ -23,6 +25,15 @@ def test_health_and_readiness_report_the_store_and_the_projection_lag(client):
     assert ready["status"] == "ready" and ready["projection_lag"] >= 0
 
 
+def samples(text: str) -> dict[tuple[str, frozenset], float]:
+    """Every sample of a Prometheus text exposition: (name, labels) → value."""
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
 def test_metrics_count_requests_by_route_template_and_commands_by_outcome(client):
     match = create_match(client, "gambitz", {"players": 2})
     tokens = join_all(client, match)
@@ -30,13 +41,66 @@ def test_metrics_count_requests_by_route_template_and_commands_by_outcome(client
     body = client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens["p1"])).get_json()["commands"][0]
     client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens["p1"]))
     client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens["p1"]))  # now not its turn
+    client.post(f"/matches/{mid}/commands", json=body, headers={**auth(tokens["p2"]), "If-Match": '"1"'})
     text = client.get("/metrics").get_data(as_text=True)
-    assert 'route="/matches/<match_id>/commands",method="POST",status="201"' in text
+    found = samples(text)
+    commands_route = {("route", "/matches/<match_id>/commands"), ("method", "POST")}
+    assert found[("gambit_http_requests_total", frozenset(commands_route | {("status", "201")}))] == 1
+    assert found[("gambit_http_requests_total", frozenset(commands_route | {("status", "422")}))] == 1
+    assert found[("gambit_http_request_duration_seconds_count", frozenset(commands_route))] == 3
     assert mid not in text, "routes are counted by template, never by raw path"
-    assert 'gambit_commands_total{ruleset="gambitz",outcome="accepted"' in text
-    assert 'gambit_commands_total{ruleset="gambitz",outcome="rejected"' in text
-    assert "gambit_http_request_duration_seconds_bucket" in text and "gambit_projection_lag" in text
+    outcomes = {
+        dict(labels)["outcome"]: value
+        for (name, labels), value in found.items()
+        if name == "gambit_commands_total" and dict(labels)["ruleset"] == "gambitz"
+    }
+    assert outcomes == {"accepted": 1, "illegal_command": 1, "version_mismatch": 1}
+    assert ("gambit_projection_lag", frozenset({("projection", "cross-match-index")})) in found
     assert tokens["p1"] not in text
+
+
+def test_the_projection_lag_metric_is_what_readiness_reports(client):
+    create_match(client, "gambitz")
+    lag = client.get("/readyz").get_json()["projection_lag"]
+    found = samples(client.get("/metrics").get_data(as_text=True))
+    assert found[("gambit_projection_lag", frozenset({("projection", "cross-match-index")}))] == lag
+
+
+def test_an_unreachable_store_shows_the_lag_as_unknown_and_keeps_the_other_metrics(client, app, monkeypatch):
+    def broken() -> int:
+        raise ConnectionError("store down")
+
+    client.get("/rulesets")
+    monkeypatch.setattr(app.extensions["gambit"].index, "lag", broken)
+    found = samples(client.get("/metrics").get_data(as_text=True))
+    assert math.isnan(found[("gambit_projection_lag", frozenset({("projection", "cross-match-index")}))])
+    rulesets = frozenset({("route", "/rulesets"), ("method", "GET"), ("status", "200")})
+    assert found[("gambit_http_requests_total", rulesets)] == 1
+
+
+def test_the_followers_gauge_follows_open_streams(client, app):
+    match = create_match(client, "gambitz")
+    hub = app.extensions["gambit"].streams
+
+    def followers() -> float:
+        return samples(client.get("/metrics").get_data(as_text=True))[("gambit_sse_followers", frozenset())]
+
+    assert followers() == 0
+    first, second = hub.reserve(match["match_id"], "203.0.113.1"), hub.reserve(match["match_id"], "203.0.113.2")
+    assert followers() == 2
+    hub.release(first)
+    hub.release(first)  # releasing twice gives back one slot only
+    assert followers() == 1
+    hub.release(second)
+    assert followers() == 0
+
+
+def test_requests_nobody_routed_are_counted_under_one_label(client):
+    for path in ("/nowhere", "/matches/x/y/z", "/another/path"):
+        client.get(path)
+    found = samples(client.get("/metrics").get_data(as_text=True))
+    unmatched = frozenset({("route", "unmatched"), ("method", "GET"), ("status", "404")})
+    assert found[("gambit_http_requests_total", unmatched)] == 3
 
 
 def test_the_signing_key_is_published_as_ed25519(client):
@@ -67,8 +131,12 @@ def test_a_window_refuses_past_its_budget_and_says_when_to_retry():
 
 
 def _redis_app(tmp_path, name: str, **limits) -> object:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / name}.sqlite3", data_dir=str(tmp_path / name),
-                        rate_limit_storage=REDIS, **limits)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / name}.sqlite3",
+        data_dir=str(tmp_path / name),
+        rate_limit_storage=REDIS,
+        **limits,
+    )
     return create_app(settings).test_client()
 
 
@@ -89,8 +157,12 @@ def test_match_creation_has_its_own_budget_per_address(tmp_path):
 
 
 def test_an_unreachable_limit_store_lets_requests_through(tmp_path):
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 's.sqlite3'}", data_dir=str(tmp_path),
-                        rate_limit_per_address=Limit(1, 1), rate_limit_storage="redis://127.0.0.1:1")
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 's.sqlite3'}",
+        data_dir=str(tmp_path),
+        rate_limit_per_address=Limit(1, 1),
+        rate_limit_storage="redis://127.0.0.1:1",
+    )
     client = create_app(settings).test_client()
     assert [client.get("/rulesets").status_code for _ in range(3)] == [200, 200, 200]
 
@@ -98,8 +170,12 @@ def test_an_unreachable_limit_store_lets_requests_through(tmp_path):
 @pytest.fixture
 def limited(tmp_path):
     """An app with tight limits: 1 request/s with bursts of 3 per address and per token."""
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 's.sqlite3'}", data_dir=str(tmp_path),
-                        rate_limit_per_address=Limit(1, 3), rate_limit_per_token=Limit(1, 3))
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 's.sqlite3'}",
+        data_dir=str(tmp_path),
+        rate_limit_per_address=Limit(1, 3),
+        rate_limit_per_token=Limit(1, 3),
+    )
     return create_app(settings).test_client()
 
 
@@ -114,8 +190,10 @@ def test_too_many_requests_from_one_address_get_429_with_retry_after(limited):
 
 def test_a_token_is_limited_wherever_it_comes_from(limited):
     headers = auth("some-token")
-    codes = [limited.get("/rulesets", headers=headers, environ_base={"REMOTE_ADDR": f"10.0.0.{i}"}).status_code
-             for i in range(5)]
+    codes = [
+        limited.get("/rulesets", headers=headers, environ_base={"REMOTE_ADDR": f"10.0.0.{i}"}).status_code
+        for i in range(5)
+    ]
     assert codes[3] == 429
 
 
@@ -143,8 +221,9 @@ def test_a_configured_signing_key_is_used_as_a_file_or_inline_pem(tmp_path):
 
     from service.signing import Signer
 
-    pem = Ed25519PrivateKey.generate().private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                                     serialization.NoEncryption())
+    pem = Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     (tmp_path / "key.pem").write_bytes(pem)
     from_file = Signer.load(str(tmp_path / "data"), str(tmp_path / "key.pem"))
     inline = Signer.load(str(tmp_path / "data"), pem.decode())
@@ -153,8 +232,12 @@ def test_a_configured_signing_key_is_used_as_a_file_or_inline_pem(tmp_path):
 
 
 def test_behind_a_trusted_proxy_the_rate_limit_keys_on_the_forwarded_client(tmp_path):
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 's.sqlite3'}", data_dir=str(tmp_path),
-                        rate_limit_per_address=Limit(1, 2), trusted_proxies=1)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 's.sqlite3'}",
+        data_dir=str(tmp_path),
+        rate_limit_per_address=Limit(1, 2),
+        trusted_proxies=1,
+    )
     client = create_app(settings).test_client()
     first = [client.get("/rulesets", headers={"X-Forwarded-For": "203.0.113.1"}).status_code for _ in range(3)]
     other = client.get("/rulesets", headers={"X-Forwarded-For": "203.0.113.2"}).status_code
