@@ -95,6 +95,11 @@ export function getView(matchId, token, at) {
   return getJSON(matchPath(matchId, at ? `/view?at=${at}` : "/view"), token);
 }
 
+// One game's public description: default config, command types and its card catalogue.
+export function getRuleset(ruleset) {
+  return getJSON(`/rulesets/${encodeURIComponent(ruleset)}`, null);
+}
+
 // The bluff-call audit of the match (claims, verdicts, evidence when visible, `verified`).
 export function getAudit(matchId, token) {
   return getJSON(matchPath(matchId, "/audit/bluffs"), token);

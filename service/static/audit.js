@@ -3,7 +3,7 @@
 
 import { el, scalar, shortHex, tree } from "./dom.js";
 
-// canonical(x) of API.md: JSON with sorted keys and no spaces (UTF-8, non-ASCII unescaped).
+// canonical(x) of docs/verification.md ("Canonical JSON"): JSON with sorted keys and no spaces (UTF-8, non-ASCII unescaped).
 export function canonical(value) {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;

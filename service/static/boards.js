@@ -1,45 +1,41 @@
 // Board renderers, one per ruleset, each drawing a view's `state` exactly as the API gave it:
 // what the view leaves out (hidden cards, powers) is drawn face down, never guessed.
+// gambit-tcg and gattai-conflict have their own files; the root element of every board carries
+// `data-board="<ruleset>"`, and a finished view opens with its outcome instead of a turn.
 
+import { gattaiBoard } from "./board-gattai.js";
+import { cardBack, cards, facts, isFinished, outcomeBanner, seatChip, seatTag } from "./board-parts.js";
+import { tcgBoard } from "./board-tcg.js";
 import { el, scalar, tree } from "./dom.js";
 
 const RENDERERS = {
   "gambit-board": gambitBoard,
   gambitz: gambitz,
   "dragons-gambit": dragonsGambit,
+  "gambit-tcg": tcgBoard,
+  "gattai-conflict": gattaiBoard,
 };
 
-/** Draw `view` (a /view body) of a match of `ruleset` into `container`. */
-export function renderBoard(container, ruleset, view) {
+/**
+ * Draw `view` (a /view body) of a match of `ruleset` into `container`.
+ * `context.catalogue` is the ruleset's public catalogue (GET /rulesets/{id}), for card names.
+ */
+export function renderBoard(container, ruleset, view, context = {}) {
   const render = RENDERERS[ruleset] || generic;
   let content;
   let used = RENDERERS[ruleset] ? ruleset : "generic";
   try {
-    content = render(view.state || {}, view);
+    content = render(view.state || {}, view, context);
   } catch (err) {
     // A state this renderer does not understand (a newer ruleset version) still shows as a tree.
     console.error(err);
     content = generic(view.state || {}, view);
     used = "generic";
   }
+  content.dataset.board = used;
+  if (isFinished(view)) content.prepend(outcomeBanner(view));
   container.replaceChildren(content);
   container.dataset.ruleset = used;
-}
-
-// A labelled row of facts: [["label", value], ...].
-function facts(pairs) {
-  const list = el("dl", { class: "facts" });
-  for (const [label, value] of pairs) {
-    if (value === undefined) continue;
-    list.append(el("dt", {}, label), el("dd", {}, value instanceof Node ? value : scalar(value)));
-  }
-  return list;
-}
-
-// A seat name as a coloured chip.
-function seatChip(seat, seats) {
-  const index = Math.max(0, (seats || []).indexOf(seat));
-  return el("span", { class: `seat-chip seat-${index}` }, seat);
 }
 
 // ----- generic ------------------------------------------------------------------------------
@@ -93,9 +89,10 @@ function pieceToken(state, piece, { small = false } = {}) {
 
 // The 6×6 board: north's home row (6) at the top, stacks drawn bottom to top.
 function gambitBoard(state, view) {
+  const finished = isFinished(view);
   const columns = "abcdef";
   const impassable = new Set(state.impassable || []);
-  const forbidden = new Set(((state.turn || {}).forbidden_squares) || []);
+  const forbidden = new Set(finished ? [] : ((state.turn || {}).forbidden_squares) || []);
   const lastClaim = (state.claims || []).at(-1);
   const grid = el("div", { class: "gb-grid", role: "grid", "aria-label": "6 by 6 board" });
   grid.append(el("div", { class: "gb-corner" }));
@@ -129,7 +126,7 @@ function gambitBoard(state, view) {
     const dice = (state.dice || {})[seat];
     const detections = (state.detections || {})[seat];
     return el("div", { class: `gb-seat seat-${seat === "north" ? 1 : 0}` },
-      el("h3", {}, seat, (state.turn && state.turn.seat === seat) ? el("span", { class: "to-move" }, " · to move") : ""),
+      el("h3", {}, seat, seatTag(view, seat, { acting: state.turn && state.turn.seat === seat, actingText: "to move" })),
       facts([
         ["captured from", `${lost.length} of 6`],
         ["far row", (state.far_row || {})[seat]],
@@ -139,9 +136,9 @@ function gambitBoard(state, view) {
       ]),
       el("div", { class: "lost" }, lost.length ? "Lost: " : "", lost.map((p) => pieceToken(state, p))));
   });
-  const turn = state.turn ? `${state.turn.seat}, turn ${state.turn.number}` : "—";
-  const step = state.step ? `${state.step.kind}${state.step.seat ? ` (${state.step.seat})` : ""}` : "—";
-  const pending = state.pending
+  const turn = finished ? undefined : state.turn ? `${state.turn.seat}, turn ${state.turn.number}` : "—";
+  const step = finished ? undefined : state.step ? `${state.step.kind}${state.step.seat ? ` (${state.step.seat})` : ""}` : "—";
+  const pending = finished ? undefined : state.pending
     ? `${state.pending.seat || "?"} claims ${(state.pending.claims || [state.pending.power]).filter(Boolean).join(", ") || "no power"}`
       + (state.pending.piece ? ` with ${state.pending.piece}` : "") : "none";
   const recent = (state.claims || []).slice(-6).reverse().map((c) => el("li", {},
@@ -156,7 +153,7 @@ function gambitBoard(state, view) {
     el("div", { class: "gb-status" },
       facts([["phase", state.phase], ["turn", turn], ["awaiting", step], ["pending claim", pending],
              ["board", (state.config || {}).board], ["powers", (state.config || {}).power_mode],
-             ["result", state.result ? JSON.stringify(state.result) : undefined]]),
+             ["turns played", finished && state.turn ? state.turn.number : undefined]]),
       el("div", { class: "gb-logs" },
         el("div", {}, el("h4", {}, "Recent claims"), recent.length ? el("ol", {}, recent) : el("p", { class: "muted" }, "none")),
         el("div", {}, el("h4", {}, "Bluff rulings"), rulings.length ? el("ol", {}, rulings) : el("p", { class: "muted" }, "none")))));
@@ -176,13 +173,9 @@ function gzCard(card, extra = "") {
     el("span", { class: "rank" }, face));
 }
 
-// A face-down card (hidden from this viewer).
-function cardBack(label = "") {
-  return el("span", { class: "card-back", title: "hidden" }, label);
-}
-
 // Stacks by rank, scores, hand sizes and, when the view has them, the hands and deck.
 function gambitz(state, view) {
+  const finished = isFinished(view);
   const seats = state.seats || [];
   const stacks = state.stacks || {};
   const ranks = [...RANK_ORDER.filter((r) => r in stacks), ...Object.keys(stacks).filter((r) => !RANK_ORDER.includes(r))];
@@ -206,18 +199,18 @@ function gambitz(state, view) {
     else if (view.viewer === seat && state.hand) hand = state.hand.map((c) => gzCard(c));
     else hand = Array.from({ length: (state.hand_sizes || {})[seat] || 0 }, () => cardBack());
     const shown = (state.shown_hands || []).filter((s) => s.seat === seat);
-    players.append(el("div", { class: `gz-player${state.turn === seat ? " active-seat" : ""}`, "data-seat": seat },
-      el("h3", {}, seatChip(seat, seats), state.turn === seat ? el("span", { class: "to-move" }, " · to play") : "",
+    players.append(el("div", { class: `gz-player${!finished && state.turn === seat ? " active-seat" : ""}`, "data-seat": seat },
+      el("h3", {}, seatChip(seat, seats), seatTag(view, seat, { acting: state.turn === seat, actingText: "to play" }),
         (state.passed || []).includes(seat) ? el("span", { class: "muted" }, " · passed") : ""),
-      facts([["points", (state.points || {})[seat]], ["hand", `${(state.hand_sizes || {})[seat] ?? 0} cards`]]),
+      facts([["points", (state.points || {})[seat]], ["hand", cards((state.hand_sizes || {})[seat])]]),
       el("div", { class: "gz-hand" }, hand),
       shown.length ? el("div", { class: "muted" }, "shown: ", shown.map((s) => (s.cards || []).map((c) => gzCard(c)))) : ""));
   }
   const deck = el("div", { class: "gz-deck" },
-    el("h4", {}, `Deck · ${state.deck_size ?? "?"} cards`),
+    el("h4", {}, `Deck · ${state.deck_size === undefined ? "?" : cards(state.deck_size)}`),
     state.deck ? el("div", { class: "gz-hand" }, state.deck.map((c) => gzCard(c))) : cardBack(String(state.deck_size ?? "")));
   return el("div", { class: "gambitz" },
-    facts([["phase", state.phase], ["to play", state.turn], ["first seat", state.first_seat],
+    facts([["phase", state.phase], ["to play", finished ? undefined : state.turn], ["first seat", state.first_seat],
            ["redrew", state.redrew]]),
     el("h4", {}, "Stacks"), stackRow,
     el("h4", {}, "Players"), players,
@@ -245,13 +238,14 @@ function dgCard(card) {
 
 // Grids of every seat, the draw and discard piles, the drawn card, scores and the round.
 function dragonsGambit(state, view) {
+  const finished = isFinished(view);
   const seats = state.seats || [];
   const grids = el("div", { class: "dg-grids" });
   for (const seat of seats) {
     const tags = [];
-    if (state.current === seat) tags.push(el("span", { class: "to-move" }, " · to play"));
+    tags.push(seatTag(view, seat, { acting: state.current === seat, actingText: "to play" }));
     if (state.caller === seat) tags.push(el("span", { class: "caller" }, " · called Final Gambit"));
-    grids.append(el("div", { class: `dg-seat${state.current === seat ? " active-seat" : ""}`, "data-seat": seat },
+    grids.append(el("div", { class: `dg-seat${!finished && state.current === seat ? " active-seat" : ""}`, "data-seat": seat },
       el("h3", {}, seatChip(seat, seats), tags),
       el("div", { class: "dg-grid" }, ((state.grids || {})[seat] || []).map(dgCard)),
       facts([["score", (state.scores || {})[seat]], ["turns this round", (state.turns_taken || {})[seat]]])));
@@ -276,10 +270,10 @@ function dragonsGambit(state, view) {
   const pending = state.pending_ability;
   const last = state.last_round;
   return el("div", { class: "dragons-gambit" },
-    facts([["round", state.round], ["phase", state.phase], ["to play", state.current],
+    facts([["round", state.round], ["phase", state.phase], ["to play", finished ? undefined : state.current],
            ["Final Gambit", state.caller ? `called by ${state.caller}` : "not called"],
            ["final turns left", (state.final_turns_left || []).join(", ") || undefined],
-           ["ability", pending ? `${pending.seat}: ${pending.ability} (${pending.face})` : undefined],
+           ["ability", pending && !finished ? `${pending.seat}: ${pending.ability} (${pending.face})` : undefined],
            ["target score", state.target_score], ["caller penalty", state.caller_penalty]]),
     grids, piles,
     last ? el("details", { class: "last-round" }, el("summary", {}, `Last round (${state.rounds_played} played)`), tree(last)) : "");

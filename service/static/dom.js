@@ -29,6 +29,17 @@ export function scalar(value) {
   return String(value);
 }
 
+// "1 card", "2 cards", "0 cards" (an irregular plural is given as `many`).
+export function plural(count, one, many = `${one}s`) {
+  const n = Number(count) || 0;
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// A label for a rule's id ("no_card_can_be_played" -> "no card can be played").
+export function words(id) {
+  return String(id ?? "").replaceAll("_", " ");
+}
+
 /** A JSON value as a nested key/value tree (used for unknown rulesets and event parts). */
 export function tree(value, depth = 0) {
   if (value === null || typeof value !== "object") return el("span", { class: `scalar ${typeof value}` }, scalar(value));
