@@ -1,9 +1,10 @@
 """The spectator web viewer: `GET /` (recent and live matches) and `GET /watch/<match_id>`.
 
 Both pages are static HTML with plain-JS modules under `service/static/` (no build step, no
-CDN: the page works offline). The pages read the public REST resources only — the summary,
-`/events` (also as Server-Sent Events), `/replay`, `/view` and `/audit/bluffs` — so a page can
-never show more than the API gives the same caller.
+CDN: the page works offline). The pages use the public REST resources only — the summary,
+`/events` (also as Server-Sent Events), `/replay`, `/view`, `/audit/bluffs`, `/rulesets/{id}`, and for
+a seat `/legal-commands`, `POST /seats` and `POST /commands` — so a page can never show or do more
+than the API allows the same caller.
 
 Viewing as a seat or organizer: the token is given in the URL *fragment* (`#token=...`),
 which browsers never send to the server (so it never reaches an access log or a Referer),

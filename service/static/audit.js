@@ -2,21 +2,7 @@
 // evidence when this viewer may see it, the server's `verified`, and a re-check in the browser.
 
 import { el, scalar, shortHex, tree } from "./dom.js";
-
-// canonical(x) of docs/verification.md ("Canonical JSON"): JSON with sorted keys and no spaces (UTF-8, non-ASCII unescaped).
-export function canonical(value) {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
-}
-
-// sha256 of a string as lowercase hex (null where WebCrypto is unavailable, e.g. plain http off localhost).
-export async function sha256Hex(text) {
-  if (!(window.crypto && crypto.subtle)) return null;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+import { commitmentOf } from "./play-evidence.js";
 
 // Re-open every opened commitment of an entry here: true/false, or null when it cannot be checked.
 // `opened` lists the evidence this viewer may open now (revealed to everyone, or the ruling's copies).
@@ -25,7 +11,12 @@ export async function verifyInBrowser(entry) {
   if (!Array.isArray(opened) || opened.length === 0) return null;
   for (const item of opened) {
     const stored = (entry.commitments || {})[String(item.version)];
-    const digest = await sha256Hex(canonical({ salt: item.salt, secret: item.secret }));
+    let digest;
+    try {
+      digest = await commitmentOf(item.secret, item.salt);
+    } catch {
+      return false; // a value no record can hold (a fraction, an unsafe integer) cannot open a commitment
+    }
     if (digest === null) return null;
     if (!stored || digest !== stored) return false;
   }
