@@ -1,7 +1,8 @@
 """Where the time of `gambit verify` goes: `python -m bench.verify_cost EXPORT [--key KEY] [--profile]`.
 
 Run in a fresh process (as `gambit verify` is), it prints one JSON object:
-- `import_s`: importing `service.cli`, which `gambit verify` imports before anything else;
+- `import_s`: importing what `gambit verify --key` imports: `service.cli`, then (in its handler)
+  `service.verify_cli` and the key's library, then (for the replay) the rulesets;
 - `verify_s`: `service.verify_cli.run_verify` on the export, in this process (report to /dev/null);
 - `parse_s`: reading the same file and `json.loads` of each of its lines (the yardstick of the
   verify ratio);
@@ -43,8 +44,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"parse_s": round(parse_s, 4), "lines": lines}))
         return 0
     started = time.perf_counter()
-    import service.cli  # noqa: F401  (what `gambit verify` imports first)
+    import service.cli  # what `gambit verify` imports first
     from service.verify_cli import run_verify
+
+    if args.key:
+        import service.signing  # noqa: F401  (imported by `run_verify` when a key is given)
+    import domain.rulesets  # noqa: F401  (imported by the replay)
 
     import_s = time.perf_counter() - started
     with open(os.devnull, "w") as sink:
@@ -52,8 +57,13 @@ def main(argv: list[str] | None = None) -> int:
         code = run_verify(args.export, args.key, False, out=sink, err=sink)
         verify_s = time.perf_counter() - started
         parse_s, lines = parse_lines(args.export)
-        out = {"import_s": round(import_s, 4), "verify_s": round(verify_s, 4), "parse_s": round(parse_s, 4),
-               "lines": lines, "exit_code": code}
+        out = {
+            "import_s": round(import_s, 4),
+            "verify_s": round(verify_s, 4),
+            "parse_s": round(parse_s, 4),
+            "lines": lines,
+            "exit_code": code,
+        }
         if args.profile:
             import cProfile
             import pstats
@@ -75,8 +85,9 @@ def main(argv: list[str] | None = None) -> int:
             # The service's own functions by cumulative time: which steps of the verification cost.
             mine = [(f, r) for f, r in stats.stats.items() if f[0].startswith(root) and "bench" not in f[0]]
             cumulative = sorted(mine, key=lambda kv: -kv[1][3])[:10]
-            out["top_cumulative"] = [{"function": name(f), "share": round(r[3] / total, 3), "calls": r[1]}
-                                     for f, r in cumulative]
+            out["top_cumulative"] = [
+                {"function": name(f), "share": round(r[3] / total, 3), "calls": r[1]} for f, r in cumulative
+            ]
     print(json.dumps(out))
     return 0
 

@@ -18,17 +18,33 @@ Bad content never raises: every problem is a failed check naming the line or ver
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
-from domain import rulesets
 from domain.chance import derive_draw, derive_permutation
-from domain.match import MATCH_CREATED, MATCH_FINISHED, MATCH_KINDS, OUTCOME_AMENDED, SEAT_JOINED
+from domain.clock import CLOCK_KINDS
+from domain.clock_verification import check_clocks
 from domain.match_options import ruleset_part
-from domain.records import chain_link, commitment, genesis, sha256_hex
+from domain.records import (
+    MATCH_CREATED,
+    MATCH_FINISHED,
+    SEAT_JOINED,
+    canonical_parsed,
+    chain_body,
+    genesis,
+    linked,
+    opening,
+    sha256_hex,
+)
+from domain.records import MATCH_KINDS as RECORD_KINDS
 from domain.ruleset import ConfigError, Event, config_from_dict
 
 EXPORT_FORMAT = "gambit-match-export/1"
+# Every kind of record the match writes itself, whatever the ruleset (domain.match.MATCH_KINDS,
+# named without importing the aggregate and its store library): none is the rules' to fold.
+MATCH_KINDS = RECORD_KINDS | CLOCK_KINDS
 RECEIPT_FORMAT = "gambit-receipt/1"
 
 VERIFIED, UNSIGNED, FAILED = "VERIFIED", "UNSIGNED", "FAILED"
@@ -40,7 +56,7 @@ _HEADER_KEYS = frozenset({"format", "match_id", "ruleset", "config", "seats", "v
 _TRAILER_KEYS = frozenset(
     {"trailer", "match_id", "version", "head", "key_id", "signature", "unreceipted", "integrity_problem"}
 )
-_HEX = frozenset("0123456789abcdef")
+_HEX = re.compile(r"[0-9a-f]*")
 
 
 class Malformed(ValueError):
@@ -121,19 +137,66 @@ def is_hex(value: object, length: int | None = None) -> bool:
     return (
         isinstance(value, str)
         and len(value) % 2 == 0
-        and set(value) <= _HEX
+        and _HEX.fullmatch(value) is not None
         and (length is None or len(value) == length)
     )
 
 
-def _parse(lines: Iterable[str]) -> tuple[dict, list[dict], dict | None]:
-    """Header, records and trailer of an export; Malformed naming the line when the shape is wrong."""
+class _Unencodable:
+    """A record part that has no canonical encoding (an integer beyond 2**53 - 1, a lone surrogate…)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def __str__(self) -> str:
+        return str(self.error)
+
+
+@dataclass
+class _Export:
+    """An export as parsed, with what its records hash to, computed while each line was at hand.
+
+    `links[i]` is record i's chain value computed over record i-1's `chain` (the match's genesis
+    for the first): the chain check stops at the first record whose `chain` differs from its link,
+    so every link it compares was computed over a chain it had verified. `openings[i]` is the
+    hash of record i's secret and salt (None without a secret). Either is `_Unencodable` when
+    the parts cannot be encoded canonically.
+    """
+
+    header: dict
+    records: list[dict]
+    trailer: dict | None
+    links: list[str | _Unencodable]
+    openings: list[str | _Unencodable | None]
+
+
+# The JSON reader of every line: plain C-speed parsing, refusing NaN and Infinity.
+_DECODER = json.JSONDecoder(parse_constant=_strict_constant)
+
+
+def _parse(lines: Iterable[str], progress: Callable[[int], None] | None = None) -> _Export:
+    """Header, records and trailer of an export; Malformed naming the line when the shape is wrong.
+
+    `progress` hears every 1,000 records read: reading and hashing them is the larger part of a verification.
+    """
     header: dict | None = None
     records: list[dict] = []
     trailer: dict | None = None
+    links: list[str | _Unencodable] = []
+    openings: list[str | _Unencodable | None] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        if header is not None and trailer is None:  # a record line, unless it is the trailer
+            previous = records[-1]["chain"] if records else genesis(header["match_id"])
+            sealed = _record_read_fast(line, previous)
+            if sealed is not None:
+                records.append(sealed[0])
+                links.append(sealed[1])
+                openings.append(sealed[2])
+                if progress is not None and len(records) % 1000 == 0:
+                    progress(len(records))
+                continue
         try:
             item = json.loads(line, parse_constant=_strict_constant, object_pairs_hook=_unique_keys)
         except ValueError as exc:
@@ -152,10 +215,79 @@ def _parse(lines: Iterable[str]) -> tuple[dict, list[dict], dict | None]:
             trailer = item
         else:
             _check_record_shape(item, number)
+            body, secret = _encodings(item)
             records.append(item)
+            links.append(body if isinstance(body, _Unencodable) else linked(previous, body))
+            openings.append(secret if secret is None or isinstance(secret, _Unencodable) else sha256_hex(secret))
+            if progress is not None and len(records) % 1000 == 0:
+                progress(len(records))
     if header is None:
         raise Malformed("the export is empty")
-    return header, records, trailer
+    return _Export(header, records, trailer, links, openings)
+
+
+def _encodings(record: dict) -> tuple[bytes | _Unencodable, bytes | _Unencodable | None]:
+    """The canonical bytes a record's chain link hashes, and those its commitment hashes (None without a secret)."""
+    try:
+        body: bytes | _Unencodable = chain_body(
+            record["version"],
+            record["kind"],
+            record["timestamp"],
+            record["public"],
+            record.get("commitment"),
+            canonical_parsed,
+        )
+    except (TypeError, ValueError) as exc:
+        body = _Unencodable(exc)
+    if "secret" not in record:
+        return body, None
+    try:
+        return body, opening(record["secret"], record["salt"], canonical_parsed)
+    except (TypeError, ValueError) as exc:
+        return body, _Unencodable(exc)
+
+
+def _record_read_fast(line: str, previous: str) -> tuple[dict, str, str | None] | None:
+    """A record line read without a Python call per JSON object, with its link and opening; None
+    when the line needs the careful reading (which names its problem, if any).
+
+    The careful reading refuses an object that repeats a key. Here the canonical encodings the
+    chain and the commitment need anyway prove that no key repeats, by counting colons: outside
+    strings a JSON text has one colon per key, inside them one per colon of the decoded text, as
+    long as no colon is written as an escape. A repeated key is one more key in the line than in
+    what was parsed (which keeps one of the two); the canonical encodings of the parsed parts
+    write every colon as is, so their colons are exactly those of the parsed record.
+    """
+    if "\\u003" in line:  # maybe a colon written as an escape (\u003a), which the count cannot see
+        return None
+    try:
+        record = _DECODER.decode(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or "trailer" in record:
+        return None
+    try:
+        _check_record_shape(record, 0)
+    except Malformed:
+        return None
+    body, secret = _encodings(record)
+    if isinstance(body, _Unencodable) or isinstance(secret, _Unencodable):
+        return None
+    # The top-level keys (all named by the format, no colon in them), then each value's colons:
+    # chain, commitment and version have none; the chain body holds kind, timestamp and public
+    # under 5 keys; the opening holds salt and secret under 2.
+    parsed = len(record) + body.count(b":") - 5
+    if secret is not None:
+        parsed += secret.count(b":") - 2
+    elif "salt" in record:
+        if not isinstance(record["salt"], str):
+            return None
+        parsed += record["salt"].count(":")
+    for seat in record["audience"] or ():
+        parsed += seat.count(":")
+    if line.count(":") != parsed:
+        return None
+    return record, linked(previous, body), None if secret is None else sha256_hex(secret)
 
 
 def _check_header(header: dict, number: int) -> None:
@@ -176,8 +308,8 @@ def _check_record_shape(record: dict, number: int) -> None:
         value = record.get(name)
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise Malformed(f"line {number}: the record has no {name!r} of type {kind.__name__}")
-    unknown = sorted(set(record) - _RECORD_KEYS)
-    if unknown:
+    if not _RECORD_KEYS.issuperset(record):
+        unknown = sorted(set(record) - _RECORD_KEYS)
         raise Malformed(f"line {number}: the record has a field the format does not define: {unknown[0]!r}")
     if "commitment" not in record or "audience" not in record:
         raise Malformed(f"line {number}: the record has no 'commitment' or no 'audience' (null when no secret)")
@@ -211,27 +343,29 @@ def verify_export(
     """
     report = Report(source)
     try:
-        header, records, trailer = _parse(lines)
+        export = _parse(lines, progress)
     except Malformed as exc:
         report.add("format", False, str(exc))
         return report
+    header, records, trailer = export.header, export.records, export.trailer
     report.match_id, report.ruleset = header["match_id"], header["ruleset"]
     report.records = len(records)
     report.add("format", True, f"{EXPORT_FORMAT}, exported for {header.get('viewer')}")
     try:
-        head = _check_chain(report, header, records, progress)
+        head = _check_chain(report, header, records, export.links)
         if head is None:
             return report  # nothing after a broken chain can be trusted to mean anything
         _check_header_binding(report, header, records)
         finished = any(r["kind"] == MATCH_FINISHED for r in records)
-        _check_commitments(report, records, finished)
+        _check_commitments(report, records, export.openings, finished)
         _check_chance(report, header, records)
         _check_evidence(report, records)
         _check_trailer(report, header, trailer, records, head, check_signature)
         if kept_receipts:
             _check_kept_receipts(report, header, records, kept_receipts, check_signature)
+        check_clocks(report, header, records)
         _replay(report, header, records)
-    except Exception as exc:  # content no check foresaw: still a report, never a traceback
+    except Exception as exc:  # noqa: BLE001 - content no check foresaw: still a report, never a traceback
         report.add("content", False, f"the export cannot be checked: {type(exc).__name__}: {exc}")
         return report
     report.disputes = [
@@ -242,30 +376,20 @@ def verify_export(
     return report
 
 
-def _check_chain(report: Report, header: dict, records: list[dict], progress) -> str | None:
+def _check_chain(report: Report, header: dict, records: list[dict], links: list[str | _Unencodable]) -> str | None:
     previous = genesis(header["match_id"])
     for expected, record in enumerate(records, start=1):
         if record["version"] != expected:
             report.add("versions", False, f"version {record['version']} where {expected} was expected")
             return None
-        try:
-            link = chain_link(
-                previous,
-                record["version"],
-                record["kind"],
-                record["timestamp"],
-                record["public"],
-                record.get("commitment"),
-            )
-        except (TypeError, ValueError) as exc:
-            report.add("chain", False, f"version {expected} cannot be encoded canonically: {exc}")
+        link = links[expected - 1]
+        if isinstance(link, _Unencodable):
+            report.add("chain", False, f"version {expected} cannot be encoded canonically: {link}")
             return None
         if link != record["chain"]:
             report.add("chain", False, f"the chain breaks at version {expected}")
             return None
         previous = link
-        if progress is not None and expected % 1000 == 0:
-            progress(expected)
     if not records:
         report.add("versions", False, "the export holds no records")
         return None
@@ -296,18 +420,16 @@ def _check_header_binding(report: Report, header: dict, records: list[dict]) -> 
     report.add("header", True, "match id, ruleset, config and seats are the chained ones")
 
 
-def _check_commitments(report: Report, records: list[dict], finished: bool) -> None:
+def _check_commitments(
+    report: Report, records: list[dict], openings: list[str | _Unencodable | None], finished: bool
+) -> None:
     opened = hidden = 0
-    for record in records:
+    for record, opening_hash in zip(records, openings, strict=True):
         if (record.get("commitment") is None) != (record.get("audience") is None):
             report.add("commitments", False, f"version {record['version']}: audience and commitment disagree")
             return
         if "secret" in record:
-            try:
-                opens = commitment(record["secret"], record["salt"]) == record.get("commitment")
-            except (TypeError, ValueError):
-                opens = False
-            if not opens:
+            if opening_hash != record.get("commitment"):  # an _Unencodable opens nothing
                 report.add("commitments", False, f"the commitment of version {record['version']} does not open")
                 return
             opened += 1
@@ -333,10 +455,10 @@ def _client_seeds(header: dict, records: list[dict]) -> list[str]:
     return [joined.get(seat, "") for seat in header["seats"]]
 
 
-def _rederive(seed: bytes, match_id: str, client_seeds: list[str], chance: dict, recorded: object):
+def _rederive(seed: bytes, match_id: str, client_seeds: list[str], chance: dict, recorded: object) -> Any:
     kind, purpose, n = chance["draw"], chance["purpose"], chance["n"]
     if kind not in ("permutation", "draw", "roll") or not isinstance(purpose, str) or not isinstance(n, int) or n < 1:
-        raise ValueError("the chance descriptor is not one DESIGN.md defines")
+        raise ValueError("the chance descriptor is not one docs/verification.md defines")
     if kind == "permutation":
         if not isinstance(recorded, list) or len(recorded) != n:
             return None  # not a permutation of n: no need to derive one (n could be made huge)
@@ -413,16 +535,18 @@ def _purpose_problem(chance: object, version: int, scope: int, used: set[str]) -
 # A record names what it reveals to everyone (`public.opens`, copies in `secret.opened`) and what
 # it rests on but keeps sealed (`public.sealed_evidence`, copies in `secret.sealed_evidence`).
 _EVIDENCE = (("opens", "opened"), ("sealed_evidence", "sealed_evidence"))
+_EVIDENCE_NAMES = frozenset(name for name, _ in _EVIDENCE)
 
 
 def _check_evidence(report: Report, records: list[dict]) -> None:
     by_version = {r["version"]: r for r in records}
     checked = 0
     for record in records:
-        call = record["public"].get("bluff_call")
-        names = [name for name, _ in _EVIDENCE if name in record["public"]]
-        if call is None and not names:
+        public = record["public"]
+        call = public.get("bluff_call")
+        if call is None and _EVIDENCE_NAMES.isdisjoint(public):
             continue
+        names = [name for name, _ in _EVIDENCE if name in public]
         if call is not None and not isinstance(call, dict):
             report.add("evidence", False, f"ruling {record['version']}: the bluff call is not an object")
             return
@@ -464,9 +588,9 @@ def _evidence_problem(record: dict, by_version: dict[int, dict]) -> str | None:
         for item in copies:
             target = by_version.get(item.get("version"))
             try:
-                opens = target is not None and commitment(item.get("secret"), item.get("salt")) == target.get(
-                    "commitment"
-                )
+                opens = target is not None and sha256_hex(
+                    opening(item.get("secret"), item.get("salt"), canonical_parsed)
+                ) == target.get("commitment")
             except (TypeError, ValueError):
                 opens = False
             if not opens:
@@ -488,6 +612,21 @@ def _first_difference(expected: object, recorded: object, path: str = "") -> str
 
 
 _MISSING = object()
+
+
+def _json_copy(value: Any) -> Any:
+    """A value as JSON gives it back (tuples become lists): what the rules give, as a record holds it."""
+    return json.loads(json.dumps(value))
+
+
+def _holds(recorded: dict, expected: object) -> bool:
+    """Whether a record holds every key of what the rules give, equal as it is: the common case, at C speed.
+
+    The rules give JSON-typed values, so a value equal to the record's as it is stays equal as JSON;
+    only when one differs is the JSON copy needed (a tuple differs from a list until copied), and
+    `_first_difference` names it.
+    """
+    return isinstance(expected, dict) and expected.items() <= recorded.items()
 
 
 def _versions_of(opened: list[dict]) -> list:
@@ -599,6 +738,9 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
             "taken after the end, has them all)",
         )
         return
+    # Imported here, not with the module: only a replay needs the games' rules.
+    from domain import rulesets
+
     try:
         ruleset = rulesets.get(header["ruleset"])
         config = config_from_dict(ruleset.Config, ruleset_part(header["config"]))
@@ -614,15 +756,17 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
             version = record["version"]
             if record["kind"] == MATCH_FINISHED:
                 outcome = record["public"].get("outcome")
-                if json.loads(json.dumps(ruleset.outcome(state))) != outcome:
+                if _json_copy(ruleset.outcome(state)) != outcome:
                     report.add("outcome", False, "the recorded outcome is not the one the rules give")
                     return
                 continue
-            if record["kind"] == OUTCOME_AMENDED or record["kind"] in MATCH_KINDS:
+            if record["kind"] in MATCH_KINDS:
                 continue
             secret = record.get("secret")
             if secret is not None:
-                secret = {k: v for k, v in secret.items() if k not in ("opened", "sealed_evidence")}
+                secret = dict(secret)  # the rules fold the secret without the evidence copies it carries
+                for _, copies in _EVIDENCE:
+                    secret.pop(copies, None)
             event = Event(
                 record["kind"],
                 record["public"],
@@ -633,7 +777,8 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
             )
             derived = ruleset.derived_secret(state, event)
             if derived is not None:
-                if json.loads(json.dumps(derived)) != {k: (secret or {}).get(k) for k in derived}:
+                given = {k: (secret or {}).get(k) for k in derived}
+                if derived != given and _json_copy(derived) != given:  # the JSON copy only when needed (_holds)
                     report.add(
                         "dealt secrets",
                         False,
@@ -643,8 +788,8 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
                     return
                 derived_count += 1
             fixed = ruleset.derived_public(state, event)
-            if fixed is not None:
-                mismatch = _first_difference(json.loads(json.dumps(fixed)), record["public"])
+            if fixed is not None and not _holds(record["public"], fixed):
+                mismatch = _first_difference(_json_copy(fixed), record["public"])
                 if mismatch is not None:
                     report.add(
                         "public parts",
@@ -655,13 +800,17 @@ def _replay(report: Report, header: dict, records: list[dict]) -> None:
             call = record["public"].get("bluff_call")
             if call is not None:
                 expected = ruleset.readjudicate(state, event)  # never modifies the state (the contract)
-                differs = {k: (call.get(k), v) for k, v in json.loads(json.dumps(expected)).items() if call.get(k) != v}
+                differs = (
+                    {}
+                    if isinstance(call, dict) and _holds(call, expected)
+                    else {k: (call.get(k), v) for k, v in _json_copy(expected).items() if call.get(k) != v}
+                )
                 if differs:
                     report.add("verdicts", False, f"ruling {version} differs from the rules: {differs}")
                     return
                 rulings += 1
             state = ruleset.evolve(state, event)
-    except Exception as exc:  # a tampered record can break any fold; that is a finding, not a crash
+    except Exception as exc:  # noqa: BLE001 - a tampered record can break any fold: a finding, not a crash
         report.add("replay", False, f"the events do not replay at version {version}: {type(exc).__name__}: {exc}")
         return
     report.add("replay", True, f"{len(records)} records replayed through {header['ruleset']}")
