@@ -6,19 +6,21 @@ Storage is the eventsourcing library's own persistence, chosen by a database URL
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import os
 import secrets
 from collections.abc import Callable
-from typing import Any
+from datetime import datetime
+from typing import Any, ClassVar
 from urllib.parse import parse_qs, unquote, urlparse
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
 from eventsourcing.persistence import EventStore, IntegrityError
 
-from domain import rulesets
+from domain import clock, rulesets
 from domain.errors import (
     ConcurrentWrite,
     DisputeRejected,
@@ -36,6 +38,7 @@ from domain.errors import (
 from domain.integrity import CheckedRepository, ReceiptSigner, SealedRecorder
 from domain.match import Match, project_match
 from domain.match_options import split_config
+from domain.recent import REMEMBERED_MATCHES, RecentMatches
 from domain.records import canonical, sha256_hex
 from domain.reveals import RevealIndex
 from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
@@ -46,6 +49,9 @@ SNAPSHOT_INTERVAL = 50
 # How many records after a bluff call its ruling may come: a Final Gambit is ruled when its round
 # ends, a few dozen records later at most.
 RULING_SEARCH = 1000
+# A kept match that had to fold more records than this to catch up is kept again as caught up, so a
+# match this process only reads (others write it) does not fold ever more records per load.
+CATCH_UP_KEPT = 8
 UPDATE_ATTEMPTS = 8
 
 
@@ -102,8 +108,8 @@ class MatchApp(Application):
     """Matches in an event store: create, join, act, and read at any version."""
 
     name = "gambit"
-    snapshotting_intervals = {Match: SNAPSHOT_INTERVAL, Tournament: SNAPSHOT_INTERVAL}
-    snapshotting_projectors = {Match: project_match}
+    snapshotting_intervals: ClassVar[dict[type, int]] = {Match: SNAPSHOT_INTERVAL, Tournament: SNAPSHOT_INTERVAL}
+    snapshotting_projectors: ClassVar[dict[type, Any]] = {Match: project_match}
 
     def __init__(
         self,
@@ -113,17 +119,20 @@ class MatchApp(Application):
         seal_key: bytes | None = None,
         on_integrity_problem: Callable[[str, str], None] | None = None,
         max_disputes_per_filer: int | None = None,
+        recent_matches: int = REMEMBERED_MATCHES,
     ) -> None:
         """`signer` signs a receipt into every write and checks the receipts the store holds (the
         service always gives one); `seal_key` seals snapshots (a random key, when none is given,
         means snapshots of other processes are ignored); `on_integrity_problem(match_id, problem)`
         hears of every match that fails its checks on load; `max_disputes_per_filer` caps the
-        disputes one seat (or the organizer) files in one match."""
+        disputes one seat (or the organizer) files in one match; `recent_matches` is how many
+        matches this process keeps in memory to bring up to date rather than rebuild (0: none)."""
         self.signer = signer
         self.max_disputes_per_filer = max_disputes_per_filer
         self._seal_key = seal_key if seal_key is not None else secrets.token_bytes(32)
         self._on_integrity_problem = on_integrity_problem
-        self._verified_receipts: dict[tuple[str, int], str] = {}
+        self._verified_receipts: dict[tuple[str, int], str | None] = {}
+        self._recent = RecentMatches(recent_matches)
         self.reveals = RevealIndex(lambda match_id, after, upto: self.records(match_id, after=after, upto=upto))
         env = dict(env or {})
         postgres = env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
@@ -134,10 +143,14 @@ class MatchApp(Application):
             env["CREATE_TABLE"] = "false"
         super().__init__(env=env)
         if postgres:
-            with one_process_at_a_time(self.recorder.datastore):
-                self.recorder.create_table()
-                self.snapshots.recorder.create_table()
-                protect_events(self.recorder)
+            # The library's PostgreSQL recorders (typed here as the abstract recorder they implement).
+            events: Any = self.recorder
+            snapshots: Any = self.snapshots.recorder if self.snapshots is not None else None
+            with one_process_at_a_time(events.datastore):
+                events.create_table()
+                if snapshots is not None:
+                    snapshots.create_table()
+                protect_events(events)
         elif ":memory:" not in str(self.env.get("SQLITE_DBNAME", "")):
             protect_events(self.recorder)
 
@@ -147,6 +160,9 @@ class MatchApp(Application):
         recordings = super().save(*objs, **kwargs)
         for match_id, records in pending:
             self.reveals.note(match_id, records)
+        for obj in objs:
+            if isinstance(obj, Match):
+                self._recent.keep(obj.id, obj.fresh_copy())
         return recordings
 
     def construct_snapshot_store(self) -> EventStore:
@@ -210,13 +226,20 @@ class MatchApp(Application):
         chosen, match = self._update(match_id, take_seat)
         return chosen, token, match
 
-    def file_dispute(self, match_id: str, call_version: int, reason: str, filed_by: str) -> tuple[int, int, int, Match]:
-        """Record a dispute against a bluff call; returns its number, the versions written (first, last), the match."""
+    def file_dispute(
+        self, match_id: str, call_version: int, reason: str, filed_by: str, pause_clock: bool = False
+    ) -> tuple[int, int, int, Match]:
+        """Record a dispute against a bluff call (and, when the organizer asks, pause the clocks in the same
+        write); returns its number, the versions written (first, last), the match."""
         cap = self.max_disputes_per_filer
-        number, first, match = self._write(
-            match_id,
-            lambda match: match.file_dispute(call_version, self.ruling_of(match, call_version), reason, filed_by, cap),
-        )
+
+        def file(match: Match) -> int:
+            number = match.file_dispute(call_version, self.ruling_of(match, call_version), reason, filed_by, cap)
+            if pause_clock:
+                match.pause_clock(f"dispute {number} is being looked at", number)
+            return number
+
+        number, first, match = self._write(match_id, file)
         return number, first, match.version, match
 
     def ruling_of(self, match: Match, call_version: int) -> int:
@@ -243,12 +266,23 @@ class MatchApp(Application):
         return ruling
 
     def rule_dispute(
-        self, match_id: str, number: int, decision: str, note: str, amended_outcome: dict | None
+        self,
+        match_id: str,
+        number: int,
+        decision: str,
+        note: str,
+        amended_outcome: dict | None,
+        resume_clock: bool = False,
     ) -> tuple[int, int, Match]:
-        """Record the organizer's ruling on a dispute (and an amended outcome, if any); returns first, last, match."""
-        _, first, match = self._write(
-            match_id, lambda match: match.rule_dispute(number, decision, note, amended_outcome)
-        )
+        """Record the organizer's ruling on a dispute (and an amended outcome, and the clocks resumed, when
+        asked); returns first, last, match."""
+
+        def rule(match: Match) -> None:
+            match.rule_dispute(number, decision, note, amended_outcome)
+            if resume_clock:
+                match.resume_clock(note or f"dispute {number} ruled")
+
+        _, first, match = self._write(match_id, rule)
         return first, match.version, match
 
     def _update(self, match_id: str, change: Callable[[Match], Any]) -> tuple[Any, Match]:
@@ -263,10 +297,13 @@ class MatchApp(Application):
         response built from it holds exactly the records this write made.
         """
         for _ in range(UPDATE_ATTEMPTS):
-            match = self.match(match_id)
+            # One instant for the deadline check and every record of the write (docs/clocks.md).
+            at = clock.fresh_now()
+            match = self._enforce_clock(self.match(match_id, enforce_clock=False), at)
             self._refuse_if_tampered(match)
             first = match.version + 1
-            result = change(match)
+            with clock.at_instant(at):
+                result = change(match)
             self._acknowledge(match)
             try:
                 self.save(match)
@@ -286,7 +323,7 @@ class MatchApp(Application):
     def tournament(self, tournament_id: str) -> Tournament:
         """A tournament by id."""
         try:
-            tournament = self.repository.get(UUID(str(tournament_id)))
+            tournament: Tournament = self.repository.get(UUID(str(tournament_id)))
         except (ValueError, AggregateNotFoundError):
             raise TournamentNotFound(f"no tournament {tournament_id!r}") from None
         if not isinstance(tournament, Tournament):
@@ -335,11 +372,13 @@ class MatchApp(Application):
         the match as the caller just loaded it (to authenticate), so it is not loaded twice.
         """
         match = loaded if loaded is not None else self.match(match_id)
+        at = clock.fresh_now()  # the command's instant: its deadline check and its records' timestamps
         fingerprint = command_fingerprint(command)
         if idempotency_key is not None:
             earlier = self._remembered(match, seat, idempotency_key, fingerprint)
             if earlier is not None:
                 return earlier[0], earlier[1], match
+        match = self._refuse_if_late(match, seat, at)
         if expected_version is not None and expected_version != match.version:
             raise VersionMismatch(
                 f"the match is at version {match.version}, not {expected_version}", current_version=match.version
@@ -352,7 +391,8 @@ class MatchApp(Application):
             None if idempotency_key is None else {"seat": seat, "key": idempotency_key, "fingerprint": fingerprint}
         )
         self._refuse_if_tampered(match)
-        first, last = match.act(seat, command, idempotency, evidence=lambda v: self._evidence(match.id, v))
+        with clock.at_instant(at):
+            first, last = match.act(seat, command, idempotency, evidence=lambda v: self._evidence(match.id, v))
         self._acknowledge(match)
         try:
             self.save(match)
@@ -363,6 +403,67 @@ class MatchApp(Application):
                     return again[0], again[1], self.match(match_id)
             raise ConcurrentWrite("another command was recorded first; re-read the match and retry") from None
         return first, last, match
+
+    # ----- clocks -------------------------------------------------------------------------
+    def pause_clock(self, match_id: str, note: str, dispute: int | None = None) -> tuple[int, int, Match]:
+        """The organizer pauses every clock of a timed match; returns the versions written and the match."""
+        _, first, match = self._write(match_id, lambda match: match.pause_clock(note, dispute))
+        return first, match.version, match
+
+    def resume_clock(self, match_id: str, note: str) -> tuple[int, int, Match]:
+        """The organizer resumes the clocks; returns the versions written and the match."""
+        _, first, match = self._write(match_id, lambda match: match.resume_clock(note))
+        return first, match.version, match
+
+    def add_time(self, match_id: str, seat: str, seconds: int, note: str) -> tuple[int, int, Match]:
+        """The organizer adds time to a seat's clock; returns the versions written and the match."""
+        _, first, match = self._write(match_id, lambda match: match.add_time(seat, seconds, note))
+        return first, match.version, match
+
+    def expire_due(self, match_id: str) -> Match:
+        """Record every expiry due now (what any read does first); the clock process calls it at a deadline."""
+        return self.match(match_id)
+
+    def _refuse_if_late(self, match: Match, seat: str, at: datetime) -> Match:
+        """Record the expiries due at the command's instant; refuse the command if its own seat's time ran out.
+
+        Its seat's expiry may already be recorded (by the read that loaded the match, another worker or
+        the clock process): a seat that ran out is refused until the match waits for it again.
+        """
+        late = match.overdue(at)
+        own = next((deadline for deadline, late_seat in late if late_seat == seat), None)
+        if late:
+            match = self._expire(match.match_id, at)
+        own = own if own is not None else match.ran_out(seat)
+        if own is not None:
+            raise clock.ClockExpiredError(
+                f"{seat}'s time ran out at {clock.iso(own)}: the command was not taken",
+                seat=seat,
+                deadline=clock.iso(own),
+            )
+        return match
+
+    def _enforce_clock(self, match: Match, at: datetime | None = None) -> Match:
+        """The match once every expiry due at `at` (now) is recorded: deadlines hold whoever touches the match."""
+        at = at or clock.fresh_now()
+        if not match.overdue(at) or self.integrity_problem(match) is not None:
+            return match  # nothing due; or a history this service did not write, which it never extends
+        return self._expire(match.match_id, at)
+
+    def _expire(self, match_id: str, at: datetime) -> Match:
+        """Write the expiries due at `at` once: a process that loses the race reloads and finds them written."""
+        for _ in range(UPDATE_ATTEMPTS):
+            match = self.match(match_id, enforce_clock=False)
+            if not match.overdue(at) or self.integrity_problem(match) is not None:
+                return match
+            match.expire_overdue(at, evidence=functools.partial(self._evidence, match.id))
+            self._acknowledge(match)
+            try:
+                self.save(match)
+            except IntegrityError:
+                continue  # another worker or the clock process wrote first: look again
+            return match
+        raise ConcurrentWrite("the match kept changing; try again")
 
     # ----- integrity ----------------------------------------------------------------------
     def _acknowledge(self, match: Match) -> None:
@@ -425,24 +526,50 @@ class MatchApp(Application):
         records = list(self.repository.event_store.get(match_uuid, gt=version - 1, lte=version))
         if not records:
             return {"secret": None, "salt": None, "commitment": None}
-        record = records[0]
+        record: Any = records[0]  # a stored Match.Recorded
         return {"secret": record.secret, "salt": record.salt, "commitment": record.commitment}
 
     # ----- reads --------------------------------------------------------------------------
-    def match(self, match_id: str, version: int | None = None) -> Match:
-        """The match as of a version (the latest by default)."""
-        try:
-            match = self.repository.get(parse_match_id(match_id), version=version, projector_func=project_match)
-        except AggregateNotFoundError:
-            raise MatchNotFound(f"no match {match_id!r}") from None
-        if not isinstance(match, Match):
-            raise MatchNotFound(f"no match {match_id!r}")
+    def match(self, match_id: str, version: int | None = None, enforce_clock: bool = True) -> Match:
+        """The match as of a version (the latest by default; the latest records the expiries due first)."""
+        uuid = parse_match_id(match_id)
+        match = self._brought_up_to_date(uuid) if version is None else None
+        if match is None:
+            try:
+                match = self.repository.get(uuid, version=version, projector_func=project_match)
+            except AggregateNotFoundError:
+                raise MatchNotFound(f"no match {match_id!r}") from None
+            if not isinstance(match, Match):
+                raise MatchNotFound(f"no match {match_id!r}")
+            if version is None:
+                self._recent.keep(uuid, match.fresh_copy())
         reveals, key = self.reveals, match.match_id
         match.attach_reveals(lambda opened, known: reveals.revealed_at(key, opened, known))
         if version is None and self._on_integrity_problem is not None:
             problem = self.integrity_problem(match)
             if problem is not None:
                 self._on_integrity_problem(match.match_id, problem)
+        if version is None and enforce_clock:
+            match = self._enforce_clock(match)
+        return match
+
+    def _brought_up_to_date(self, uuid: UUID) -> Match | None:
+        """The match this process last saw, with the records since folded in; None to rebuild it from the store.
+
+        The stored record at the kept version must still carry the kept chain head (domain/recent.py).
+        """
+        kept = self._recent.get(uuid)
+        if kept is None:
+            return None
+        records: list[Any] = list(self.repository.event_store.get(originator_id=uuid, gt=kept.version - 1))
+        if not records or records[0].originator_version != kept.version or records[0].chain != kept.head:
+            self._recent.forget(uuid)
+            return None
+        match = project_match(kept.fresh_copy(), records[1:])
+        if match is None:
+            return None
+        if len(records) > CATCH_UP_KEPT:
+            self._recent.keep(uuid, match.fresh_copy())
         return match
 
     def records(self, match_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Any]:

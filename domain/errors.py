@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class MatchError(Exception):
     """A request the match cannot take; `code` is stable across releases."""
 
     code = "match_error"
 
-    def __init__(self, detail: str, **extra: object) -> None:
+    def __init__(self, detail: str, **extra: Any) -> None:
         super().__init__(detail)
         self.detail = detail
-        self.extra = extra
+        self.extra: dict[str, Any] = extra
 
 
 class MatchNotFound(MatchError):

@@ -1,7 +1,7 @@
 """The Match aggregate: every record of a match, folded into the ruleset's state.
 
 One stored event class carries every record (`Recorded`; `Created` for the first), with the
-fields of API.md's event record plus `meta` (token hashes, idempotency keys) that never
+fields of the event record (docs/verification.md) plus `meta` (token hashes, idempotency keys) that never
 leaves the server. The chain and commitments are computed when a record is made, so a stored
 row that is later edited no longer matches its chain.
 """
@@ -11,26 +11,34 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from contextvars import ContextVar
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from domain import rulesets
+from domain import clock, rulesets
 from domain.chance import Chance
+from domain.clock import CLOCK_EXPIRED, CLOCK_KINDS, CLOCK_PAUSED, CLOCK_RESUMED, TIME_ADDED
 from domain.errors import DisputeRejected
 from domain.match_options import MatchOptions, options_of, ruleset_part
-from domain.records import chain_link, commitment, genesis, new_salt
+from domain.records import (
+    DISPUTE_FILED,
+    DISPUTE_RULED,
+    MATCH_CREATED,
+    MATCH_FINISHED,
+    OUTCOME_AMENDED,
+    SEAT_JOINED,
+    chain_link,
+    commitment,
+    genesis,
+    new_salt,
+)
+from domain.records import MATCH_KINDS as RECORD_KINDS
 from domain.ruleset import Command, Event, config_from_dict
 
-MATCH_CREATED = "MatchCreated"
-SEAT_JOINED = "SeatJoined"
-MATCH_FINISHED = "MatchFinished"
-DISPUTE_FILED = "DisputeFiled"
-DISPUTE_RULED = "DisputeRuled"
-OUTCOME_AMENDED = "OutcomeAmended"
-MATCH_KINDS = frozenset({MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED, DISPUTE_FILED, DISPUTE_RULED, OUTCOME_AMENDED})
+# Every kind of record the match writes itself: the records module's (what the verifier reads) and the clock's.
+MATCH_KINDS = RECORD_KINDS | CLOCK_KINDS
 DECISIONS = ("upheld", "overturned")
 # Public keys naming earlier versions a record rests on: revealed to everyone (`opens`), or kept
 # sealed as a ruling's evidence; and the secret key holding the copies of what `opens` names.
@@ -50,13 +58,19 @@ REMEMBERED_COMMANDS = 512
 _FOLDING_NEW_RECORD: ContextVar[bool] = ContextVar("gambit_folding_new_record", default=False)
 
 
+# The aggregate's attributes that are not JSON: immutable ones a copy shares, and the pending events.
+_SHARED = ("_id", "_created_on", "_modified_on", "_reveal_lookup")
+_NOT_JSON = frozenset((*_SHARED, "_pending_events"))
+
+
 def _json_copy(value: Any) -> Any:
     """An independent JSON-typed copy (tuples become lists), as the store would return it."""
     return json.loads(json.dumps(value))
 
 
 def _now() -> datetime:
-    return datetime.now(UTC)
+    # The clock's time source (injectable), and within a write the write's one instant.
+    return clock.now()
 
 
 class Match(Aggregate):
@@ -141,6 +155,8 @@ class Match(Aggregate):
             self._keep_receipt(meta.get("receipt"), self.INITIAL_VERSION, chain)
         ruleset = rulesets.get(self.ruleset_id)
         self.state = ruleset.initial_state(self.parsed_config, list(self.seat_order))
+        # The current clock only (domain/clock.py), never its history; None for an untimed match.
+        self.clock: dict | None = clock.initial_clock(options_of(self.config).time_control, self.seat_order)
 
     # ----- creation -----------------------------------------------------------------------
     @classmethod
@@ -248,6 +264,24 @@ class Match(Aggregate):
     def attach_reveals(self, lookup: Callable[[int, int], int | None]) -> None:
         """Give this loaded match its reveal lookup: `lookup(version, as_of_known)` → the revealing version."""
         self._reveal_lookup = lookup
+
+    def fresh_copy(self) -> Match:
+        """An independent copy with nothing pending, for one request to change (the original stays as it is).
+
+        Every attribute but the library's identity fields and the attached reveal lookup is plain
+        JSON (it is what a snapshot stores), so one JSON round trip copies it, several times
+        faster than `copy.deepcopy`.
+        """
+        attributes = vars(self)
+        plain = {key: value for key, value in attributes.items() if key not in _NOT_JSON}
+        copied = json.loads(json.dumps(plain))
+        for key in _SHARED:
+            if key in attributes:
+                copied[key] = attributes[key]
+        copied["_pending_events"] = []
+        twin = object.__new__(type(self))
+        object.__setattr__(twin, "__dict__", copied)
+        return twin
 
     def remembered(self, seat: str, key: str) -> dict | None:
         """The stored result of an earlier command with this Idempotency-Key, if any."""
@@ -369,6 +403,76 @@ class Match(Aggregate):
         if len(set(winners)) != len(winners):
             raise DisputeRejected("invalid_amended_outcome", "amended_outcome.winners names a seat twice")
 
+    # ----- clock -------------------------------------------------------------------------
+    def deadline_of(self, seat: str) -> int | None:
+        """The instant (µs since the epoch) after which this seat's time has run out, while its clock runs."""
+        return clock.deadlines(getattr(self, "clock", None)).get(seat)
+
+    def ran_out(self, seat: str) -> int | None:
+        """The deadline (µs) at which this seat's time ran out, while its commands are refused (domain/clock.py)."""
+        return clock.ran_out(getattr(self, "clock", None), seat, clock.micros(self.modified_on))
+
+    def overdue(self, at: datetime) -> list[tuple[int, str]]:
+        """(deadline, seat) of every seat whose time has run out at `at`, earliest first (none unless active)."""
+        if self.status != "active":
+            return []
+        return clock.overdue(getattr(self, "clock", None), clock.micros(at), self.seat_order)
+
+    def expire_overdue(self, at: datetime, evidence: Callable[[int], dict] | None = None) -> int:
+        """Record, at `at`, a ClockExpired and the ruleset's consequence for every seat out of time; returns how many.
+
+        The earliest deadline goes first; each consequence is decided on the state it leaves the next.
+        """
+        expired = 0
+        with clock.at_instant(at):
+            while expired < clock.MAX_EXPIRIES_PER_WRITE:
+                late = self.overdue(at)
+                if not late:
+                    break
+                deadline, seat = late[0]
+                self._record(Event(CLOCK_EXPIRED, {"seat": seat, "deadline": clock.iso(deadline)}))
+                for event in self.ruleset.time_out(self.state, seat, self.chance()):
+                    self._record(event, evidence=self._with_pending(evidence))
+                self._finish_if_over()
+                expired += 1
+        return expired
+
+    def pause_clock(self, note: str, dispute: int | None = None) -> None:
+        """The organizer stops every running clock (with a note, and the dispute that prompted it, if any)."""
+        self._check_adjustable()
+        if self.clock is not None and self.clock["paused"]:
+            raise clock.ClockAdjustmentRefused("clock_already_paused", "the clocks are paused already")
+        public: dict[str, Any] = {"by": clock.ORGANIZER, "note": note}
+        if dispute is not None:
+            if str(dispute) not in self.disputes:
+                raise DisputeRejected("unknown_dispute", f"this match has no dispute {dispute}")
+            public["dispute"] = dispute
+        self._record(Event(CLOCK_PAUSED, public))
+
+    def resume_clock(self, note: str) -> None:
+        """The organizer starts the clocks again: every seat waited for runs from now."""
+        self._check_adjustable()
+        if self.clock is not None and not self.clock["paused"]:
+            raise clock.ClockAdjustmentRefused("clock_not_paused", "the clocks are not paused")
+        self._record(Event(CLOCK_RESUMED, {"by": clock.ORGANIZER, "note": note}))
+
+    def add_time(self, seat: str, seconds: int, note: str) -> None:
+        """The organizer gives a seat more time (whole seconds, at most a week at once)."""
+        self._check_adjustable()
+        if seat not in self.seat_order:
+            raise clock.ClockAdjustmentRefused("unknown_seat", f"this match has no seat {seat!r}", status=422)
+        if not (isinstance(seconds, int) and 0 < seconds <= clock.MAX_ADDED_SECONDS):
+            raise clock.ClockAdjustmentRefused(
+                "invalid_seconds", f"seconds must be a whole number from 1 to {clock.MAX_ADDED_SECONDS}", status=422
+            )
+        self._record(Event(TIME_ADDED, {"by": clock.ORGANIZER, "seat": seat, "seconds": seconds, "note": note}))
+
+    def _check_adjustable(self) -> None:
+        if getattr(self, "clock", None) is None:
+            raise clock.UntimedMatch("this match has no clock (its time_control is none)")
+        if self.status == "finished":
+            raise clock.ClockAdjustmentRefused("match_finished", "the match has finished; its clocks have stopped")
+
     def acknowledge(self, sign: Callable[[str, int, str], dict]) -> dict | None:
         """Sign the head of the records about to be saved; the receipt goes in the newest one's meta.
 
@@ -378,7 +482,8 @@ class Match(Aggregate):
         if not self.pending_events:
             return None
         receipt = sign(self.match_id, self.version, self.head)
-        self.pending_events[-1].meta["receipt"] = receipt
+        newest: Any = self.pending_events[-1]  # a Match.Recorded (or Created): it has `meta`
+        newest.meta["receipt"] = receipt
         self.receipt = receipt
         return receipt
 
@@ -400,7 +505,9 @@ class Match(Aggregate):
         try:
             if chain_link(previous, version, kind, timestamp, public, commit) != chain:
                 self.integrity_problem = f"version {version}: the chain does not link to the record before it"
-            elif (secret is None) != (commit is None) or (secret is not None and commitment(secret, salt) != commit):
+            elif (secret is None) != (commit is None) or (
+                secret is not None and (salt is None or commitment(secret, salt) != commit)
+            ):
                 self.integrity_problem = f"version {version}: the secret does not open its commitment"
         except (TypeError, ValueError):
             self.integrity_problem = f"version {version}: the record cannot be encoded canonically"
@@ -424,7 +531,8 @@ class Match(Aggregate):
         """Evidence lookup that also finds records of this same command (not saved yet)."""
 
         def lookup(version: int) -> dict:
-            for pending in self.pending_events:
+            pending_records: list[Any] = list(self.pending_events)  # Match.Recorded events, not saved yet
+            for pending in pending_records:
                 if pending.originator_version == version:
                     return {"secret": pending.secret, "salt": pending.salt, "commitment": pending.commitment}
             if evidence is None:
@@ -455,8 +563,10 @@ class Match(Aggregate):
             # ones under `opens` are revealed to every viewer from this version on (`opened`).
             public[key] = list(versions)
         audience = None if secret is None else list(event.audience or ())
-        salt = None if secret is None else new_salt()
-        commit = None if secret is None else commitment(secret, salt)
+        salt = commit = None
+        if secret is not None:
+            salt = new_salt()
+            commit = commitment(secret, salt)
         ts = _now()
         chain = chain_link(self.head, version, event.kind, ts.isoformat(), public, commit)
         token = _FOLDING_NEW_RECORD.set(True)
@@ -521,6 +631,8 @@ class Match(Aggregate):
             )
         elif record.kind == OUTCOME_AMENDED:
             self.outcome = _json_copy(record.public["outcome"])
+        elif record.kind in CLOCK_KINDS:
+            pass  # the clock folds them below; the ruleset never sees them
         else:
             public, secret = record.public, record.secret
             if _FOLDING_NEW_RECORD.get():
@@ -537,6 +649,16 @@ class Match(Aggregate):
             self.commands[key] = entry
             while len(self.commands) > REMEMBERED_COMMANDS:
                 self.commands.pop(next(iter(self.commands)))
+        kept_clock = getattr(self, "clock", None)  # None in a match untimed (or stored before clocks)
+        if kept_clock is not None:
+            clock.advance(
+                kept_clock,
+                record.kind,
+                record.public,
+                clock.micros(record.timestamp),
+                self.to_act(),
+                record.kind not in MATCH_KINDS,
+            )
 
 
 def project_match(aggregate: Match | None, events: Any) -> Match | None:

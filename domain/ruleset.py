@@ -25,6 +25,7 @@ A ruleset is a module (or small package) exposing:
     derived_secret(state, event) -> dict | None     what chance and the state fix of this event's secret
     derived_public(state, event) -> dict | None     what the state fixes of this event's public part
     readjudicate(state, event) -> dict              the verdict the rules give for a recorded ruling
+    time_out(state, seat, chance) -> list[Event]    what a seat whose time ran out suffers (see below)
     catalogue() -> dict | None                      static public game data (card pool, powers) for clients
 
 `derived_secret` is how the verifier binds hidden state to chance: given the state just before
@@ -45,10 +46,17 @@ public part carries a `bluff_call`; every key it returns must equal the recorded
 never modifies the state it is given (the verifier passes the replayed state itself, so a
 verify costs one pass however many rulings a match holds).
 
+`time_out` is the consequence of a timed match's `ClockExpired` record (docs/clocks.md): the
+events recorded right after it, decided on the state as it stands, never empty while the seat is
+waited for. By default the seat resigns or is eliminated (each game's own resign path); a game may
+rule otherwise (an automatic move) and says so in its package docstring. A consequence must end
+the seat's wait or move the game towards its end, so expiries cannot repeat forever. Like
+`decide`, it never modifies the state it is given; the verifier re-derives it and compares.
+
 Every ruleset lives in `domain/rulesets/<game>/` with one layout (tests/conformance/test_layout.py
 keeps it): `config.py` (Config, seat_names, join_options), `commands.py` (COMMANDS), `events.py`
 (the parts of each event kind; derived_secret, derived_public), `state.py` (initial_state, evolve),
-`rules.py` (setup, decide and its named checks, outcome), `legal.py` (legal_commands, legal_choices,
+`rules.py` (setup, decide and its named checks, outcome, time_out), `legal.py` (legal_commands, legal_choices,
 to_act, may_act), `view.py` (view, catalogue), `readjudicate.py` (readjudicate); a large game splits
 further beside these. Decide's scratch pad and state copying are `domain.decision`.
 
@@ -187,13 +195,14 @@ class Ruleset(Protocol):
     def derived_secret(self, state: State, event: Event) -> dict | None: ...
     def derived_public(self, state: State, event: Event) -> dict | None: ...
     def readjudicate(self, state: State, event: Event) -> dict: ...
+    def time_out(self, state: State, seat: str, chance: Any) -> list[Event]: ...
     def catalogue(self) -> dict | None: ...
 
 
 def no_join_options(raw: dict) -> dict:
     """The join options of a game that takes none: any option is refused with ConfigError."""
     if raw:
-        raise ConfigError(sorted(raw)[0], "this game takes no join options")
+        raise ConfigError(min(raw), "this game takes no join options")
     return {}
 
 
@@ -237,7 +246,7 @@ def chance_event(
     hidden_from_all_but: tuple[str, ...] | None = None,
     secret: dict | None = None,
 ) -> Event:
-    """An event recording one chance result, public or hidden, in the shape DESIGN.md fixes.
+    """An event recording one chance result, public or hidden, in the shape docs/verification.md fixes.
 
     With `hidden_from_all_but` the result goes in the secret part for that audience (`()` for
     organizers only); otherwise it is public.

@@ -10,6 +10,7 @@ from typing import Any
 from domain.application import MatchApp
 from domain.match import Match
 from domain.ruleset import Viewer
+from projections.clocks import match_clock
 from projections.records import opened_by, record_form
 
 MAX_REPLAY_FRAMES = 500
@@ -18,7 +19,7 @@ EXPORT_BATCH = 500
 
 
 def summary(match: Match) -> dict:
-    """The match summary of API.md."""
+    """The match summary (`GET /matches/{id}` in api-spec/openapi.yaml)."""
     return {
         "match_id": match.match_id,
         "ruleset": match.ruleset_id,
@@ -30,6 +31,7 @@ def summary(match: Match) -> dict:
             for seat in match.seat_order
         ],
         "to_act": match.to_act(),
+        "clock": match_clock(match),
         "outcome": match.outcome,
         "tournament_id": match.tournament_id,
         "server_seed_commitment": match.server_seed_commitment,
@@ -45,6 +47,7 @@ def view_of(match: Match, viewer: Viewer) -> dict:
         "status": match.status,
         "to_act": match.to_act(),
         "may_act": match.may_act(),
+        "clock": match_clock(match),
         "outcome": match.outcome,
         "state": match.ruleset.view(match.state, viewer),
     }
@@ -113,11 +116,12 @@ def export_lines(app: MatchApp, match: Match, viewer: Viewer) -> Iterator[str]:
         after = batch[-1].originator_version
 
 
-def records_page(app: MatchApp, match: Match, viewer: Viewer, after: int, limit: int) -> dict:
-    """A page of the event log in the viewer's form."""
-    batch = app.records(match.match_id, after=after, limit=limit)
-    events = [record_form(stored, viewer, match, as_of=match.version) for stored in batch]
-    more = bool(batch) and batch[-1].originator_version < match.version
+def records_page(app: MatchApp, match: Match, viewer: Viewer, after: int, limit: int, upto: int | None = None) -> dict:
+    """A page of the event log in the viewer's form, as of `upto` (a held-back spectator's version) or the latest."""
+    newest = match.version if upto is None else upto
+    batch = app.records(match.match_id, after=after, upto=upto, limit=limit)
+    events = [record_form(stored, viewer, match, as_of=newest) for stored in batch]
+    more = bool(batch) and batch[-1].originator_version < newest
     return {"events": events, "next_after": batch[-1].originator_version if more else None}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, Response, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain.application import MatchApp, storage_env
@@ -11,10 +12,12 @@ from projections.integrity import IntegrityAlerts
 from projections.sqlstore import SqlStore
 from service import (
     audit,
+    clocks,
     commands,
     disputes,
     events,
     export,
+    logs,
     matches,
     meta,
     metrics,
@@ -27,7 +30,6 @@ from service import (
 from service.context import Gambit
 from service.settings import Settings
 from service.signing import Signer
-from service.streams import StreamHub
 
 
 def build_gambit(settings: Settings) -> Gambit:
@@ -45,26 +47,38 @@ def build_gambit(settings: Settings) -> Gambit:
     )
     # The stream watcher polls the notification log (both stores), or on PostgreSQL may LISTEN.
     listen = settings.stream_watch == "listen" and env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
-    streams = StreamHub(
-        match_app.recorder, total=settings.max_streams, per_client=settings.max_streams_per_client, listen=listen
+    server_metrics = metrics.Metrics()
+    streams = metrics.MeteredStreamHub(
+        server_metrics,
+        match_app.recorder,
+        total=settings.max_streams,
+        per_client=settings.max_streams_per_client,
+        listen=listen,
     )
-    return Gambit(settings, match_app, CrossMatchIndex(match_app, store), alerts, signer, streams)
+    return Gambit(settings, match_app, CrossMatchIndex(match_app, store), alerts, signer, streams, server_metrics)
 
 
 def create_app(settings: Settings | None = None) -> Flask:
     """Build the app; call it in each gunicorn worker (the store's pool opens here)."""
     settings = settings or Settings.from_env()
+    logs.configure()
     # The viewer's assets are served by its blueprint at /watch-assets; no second /static route.
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     if settings.trusted_proxies:
         # Only as many X-Forwarded-For hops as there are proxies we run: a client cannot forge its address.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
-    app.json.sort_keys = False
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's documented way to wrap the WSGI app
+            app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies
+        )
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.sort_keys = False
     app.extensions["gambit"] = build_gambit(settings)
+    # Hooks run in this order: the request id first (every later line and problem carries it),
+    # then timing (so rate-limited requests are counted too), then the limits.
+    logs.install(app)
+    metrics.install(app, app.extensions["gambit"].metrics)
     problems.install(app)
     ratelimit.install(app, settings.limits)
-    metrics.install(app, app.extensions["gambit"].metrics)
     for blueprint in (
         meta.bp,
         tournaments.bp,
@@ -74,6 +88,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         events.bp,
         audit.bp,
         disputes.bp,
+        clocks.bp,
         export.bp,
         watch.bp,
     ):

@@ -1,20 +1,30 @@
-"""The `gambit` console script: `gambit serve` runs the API under gunicorn."""
+"""The `gambit` console script: `gambit serve` runs the API under gunicorn.
+
+Each subcommand imports what it needs inside its handler: `gambit verify` must start in a
+fraction of the time the Flask app, the stores and the read models take to import, so the
+parser itself imports nothing beyond the standard library.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
-import runpy
 import sys
 from typing import Any
 
-from projections.runner import PROJECTIONS
-from service.settings import Settings
-from service.verify_cli import ROLES, run_export, run_verify
+# The read models `gambit project --rebuild` knows (projections.runner.PROJECTIONS, which a test
+# keeps equal to this): named here so building the parser imports no store code.
+REBUILDABLE = ("cross-match-index",)
+# `gambit export --as`: whose form of the records to write (service.verify_cli.ROLES).
+EXPORT_ROLES = ("organizer", "spectator")
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import runpy
+
     from gunicorn.app.base import BaseApplication
+
+    from service.settings import Settings
 
     settings = Settings.from_env()
 
@@ -50,6 +60,7 @@ def _project(args: argparse.Namespace) -> int:
 
     from projections.runner import follow, rebuild
     from service.app import build_gambit
+    from service.settings import Settings
 
     gambit = build_gambit(Settings.from_env())
     try:
@@ -68,15 +79,86 @@ def _project(args: argparse.Namespace) -> int:
             f"gambit project: following {gambit.settings.database_url} from position {gambit.index.position()}",
             flush=True,
         )
+        clocks = threading.Thread(target=_keep_clocks, args=(gambit, stop, "gambit project"), daemon=True)
+        clocks.start()  # the clock process runs beside the read models (docs/clocks.md)
         follow(gambit.index, stop, on_batch=lambda n: print(f"gambit project: folded {n} records", flush=True))
+        clocks.join(timeout=5)
         return 0
     finally:
         gambit.close()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `gambit` command."""
+def _keep_clocks(gambit: Any, stop: Any, name: str) -> None:
+    from projections.clocks import ClockKeeper, keep_clocks
+
+    keeper = ClockKeeper(gambit.matches, gambit.index.store)
+    keep_clocks(
+        keeper, stop, on_expired=lambda ids: print(f"{name}: recorded expiries in {', '.join(ids)}", flush=True)
+    )
+
+
+def _clock(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from projections.clocks import ClockKeeper
+    from service.app import build_gambit
+    from service.settings import Settings
+
+    gambit = build_gambit(Settings.from_env())
+    try:
+        if args.once:
+            touched = ClockKeeper(gambit.matches, gambit.index.store).tick()
+            print(f"gambit clock: recorded the expiries due in {len(touched)} matches", flush=True)
+            return 0
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        print(f"gambit clock: keeping the clocks of {gambit.settings.database_url}", flush=True)
+        _keep_clocks(gambit, stop, "gambit clock")
+        return 0
+    finally:
+        gambit.close()
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from service.verify_cli import run_verify
+
+    return run_verify(args.path, args.key, args.json, receipts=args.receipt)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from service.verify_cli import ROLES, run_export
+
+    return run_export(args.match_id, args.tournament, args.output, ROLES[args.role])
+
+
+def _version() -> str:
+    """The installed distribution's version: pyproject.toml is its one source."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gambit-match-service")
+    except PackageNotFoundError:  # a checkout that was never installed
+        return "0+unknown"
+
+
+class _PrintVersion(argparse.Action):
+    """`--version`: the version is looked up only when asked for (importlib.metadata would cost
+    every command, `gambit verify` included, a large share of its start-up)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: Any = None) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `gambit` argument parser: one subparser per command, its handler in `func`."""
     parser = argparse.ArgumentParser(prog="gambit", description="Gambit Match Service")
+    parser.add_argument("--version", action=_PrintVersion, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the HTTP API under gunicorn")
     serve.add_argument("--host", default=os.environ.get("GAMBIT_HOST", "127.0.0.1"))
@@ -85,10 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(func=_serve)
     project = sub.add_parser("project", help="run the cross-match read models as their own process")
     project.add_argument(
-        "--rebuild", metavar="NAME", choices=PROJECTIONS, help="rebuild this read model from the whole store, then exit"
+        "--rebuild", metavar="NAME", choices=REBUILDABLE, help="rebuild this read model from the whole store, then exit"
     )
     project.add_argument("--once", action="store_true", help="catch up once and exit")
     project.set_defaults(func=_project)
+    clock = sub.add_parser("clock", help="record clock expiries as deadlines pass, across every timed match")
+    clock.add_argument("--once", action="store_true", help="record the expiries due now and exit")
+    clock.set_defaults(func=_clock)
     verify = sub.add_parser("verify", help="verify a match export (or a directory of them) offline")
     verify.add_argument("path", help="an export .ndjson file, or a directory of them (a tournament)")
     verify.add_argument("--key", help="the service public key: base64, a file, or a saved /.well-known document")
@@ -100,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="receipts a seat kept from write responses (repeatable): the export must hold each",
     )
-    verify.set_defaults(func=lambda a: run_verify(a.path, a.key, a.json, receipts=a.receipt))
+    verify.set_defaults(func=_verify)
     export = sub.add_parser("export", help="export a match (or a tournament's matches) from the store")
     target = export.add_mutually_exclusive_group(required=True)
     target.add_argument("match_id", nargs="?", help="the match to export")
@@ -109,12 +194,17 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument(
         "--as",
         dest="role",
-        choices=sorted(ROLES),
+        choices=EXPORT_ROLES,
         default="organizer",
         help="whose form of the records to write (default: organizer, every secret)",
     )
-    export.set_defaults(func=lambda a: run_export(a.match_id, a.tournament, a.output, ROLES[a.role]))
-    args = parser.parse_args(argv)
+    export.set_defaults(func=_export)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `gambit` command."""
+    args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except BrokenPipeError:

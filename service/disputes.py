@@ -10,7 +10,7 @@ from domain.match import DECISIONS
 from domain.ruleset import ORGANIZER
 from projections.records import viewer_for
 from service.auth import bearer_token, caller, organizer_of
-from service.bodies import StrictString, load
+from service.bodies import StrictBoolean, StrictString, load
 from service.commands import recorded
 from service.context import gambit, int_arg
 from service.delay import mark, public_delay, shown_match
@@ -26,6 +26,8 @@ class FileDisputeBody(Schema):
 
     call_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     reason = StrictString(required=True, validate=validate.Length(min=1, max=2000))
+    # The organizer may stop a timed match's clocks while the dispute is looked at (same write).
+    pause_clock = StrictBoolean(load_default=False)
 
 
 class AmendedOutcome(Schema):
@@ -47,6 +49,8 @@ class RulingBody(Schema):
     decision = StrictString(required=True, validate=validate.OneOf(DECISIONS))
     note = StrictString(load_default="", validate=validate.Length(max=2000))
     amended_outcome = fields.Nested(AmendedOutcome, load_default=None, allow_none=True)
+    # Start a paused clock again with the ruling (same write).
+    resume_clock = StrictBoolean(load_default=False)
 
 
 class Disputes(MethodView):
@@ -77,7 +81,11 @@ class Disputes(MethodView):
         viewer = caller(match)
         filed_by = viewer.seat if viewer.seat is not None else ORGANIZER
         body = load(FileDisputeBody())
-        number, first, last, match = g.matches.file_dispute(match_id, body["call_version"], body["reason"], filed_by)
+        if body["pause_clock"] and filed_by != ORGANIZER:
+            raise Problem(403, "not_organizer", "only the match's organizer may pause its clock")
+        number, first, last, match = g.matches.file_dispute(
+            match_id, body["call_version"], body["reason"], filed_by, pause_clock=body["pause_clock"]
+        )
         response = recorded(match, first, last, viewer_for(match, viewer.role, viewer.seat))
         response.headers["Location"] = f"/matches/{match.match_id}/disputes/{number}"
         return response
@@ -97,7 +105,7 @@ class Ruling(MethodView):
         organizer_of(g.matches.tournament(match.tournament_id))
         body = load(RulingBody())
         first, last, match = g.matches.rule_dispute(
-            match_id, number, body["decision"], body["note"], body["amended_outcome"]
+            match_id, number, body["decision"], body["note"], body["amended_outcome"], resume_clock=body["resume_clock"]
         )
         return recorded(match, first, last, viewer_for(match, ORGANIZER))
 

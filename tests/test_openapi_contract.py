@@ -718,9 +718,41 @@ def test_the_viewer_pages_match_the_contract(api):
     PLAYED.add("viewer")
 
 
+def test_clocks_match_the_contract(api):
+    """A timed tournament match: its clock read, paused, given time and resumed, and a late command refused."""
+    from tests.support.clocks import fake_time_source
+
+    created = api.post("/tournaments", json={"name": "Clock Cup"}).get_json()
+    tournament_id, organizer = created["tournament_id"], auth(created["organizer_key"])
+    control = {"kind": "fischer", "initial_s": 60, "increment_s": 5}
+    with fake_time_source() as now:
+        match = api.post(
+            "/matches",
+            headers=organizer,
+            json={"ruleset": "gambitz", "tournament_id": tournament_id, "config": {"players": 2, "time_control": control}},
+        ).get_json()
+        tokens = join_all(api, match)
+        base = f"/matches/{match['match_id']}"
+        assert api.get(f"{base}/clock").get_json()["clock"]["seats"]["p1"]["running"] is True
+        refused = api.post(f"{base}/clock/resume", json={}, headers=organizer)
+        assert refused.status_code == 409 and refused.get_json()["code"] == "clock_adjustment_refused"
+        assert api.post(f"{base}/clock/pause", json={"note": "a power cut"}, headers=organizer).status_code == 201
+        added = api.post(f"{base}/clock/add-time", json={"seat": "p1", "seconds": 30}, headers=organizer)
+        assert added.status_code == 201
+        zero = api.post(f"{base}/clock/add-time", json={"seat": "p1", "seconds": 0}, headers=organizer)
+        assert zero.status_code == 422
+        assert api.post(f"{base}/clock/resume", json={"note": "back"}, headers=organizer).status_code == 201
+        body = api.get(f"{base}/legal-commands", headers=auth(tokens["p1"])).get_json()["commands"][0]
+        now.advance(91)
+        late = api.post(f"{base}/commands", json=body, headers=auth(tokens["p1"]))
+        assert late.status_code == 409 and late.get_json()["code"] == "clock_expired"
+        assert api.get(base).get_json()["clock"]["seats"]["p1"]["remaining_ms"] == 0
+    PLAYED.add("clocks")
+
+
 def test_every_operation_of_the_spec_was_exercised():
     """Together, the match tests above answered every operation of the spec with a success."""
-    if PLAYED != {"gambitz", "tournament", "viewer"}:
+    if PLAYED != {"gambitz", "tournament", "viewer", "clocks"}:
         pytest.skip(f"needs both match tests in this session (ran: {sorted(PLAYED) or 'none'})")
     missing = spec_operations() - EXERCISED
     assert not missing, f"operations no test exercised with a success: {sorted(missing)}"

@@ -1,11 +1,13 @@
 // The watch page: loads a match, lets the user scrub its versions, follows it live, and opens
 // the audit entry of each bluff call, Final Gambit call and dispute.
 
-import { ApiError, getAllEvents, getAudit, getFrames, getSummary, readToken, rememberToken } from "./api.js";
+import { ApiError, getAllEvents, getAudit, getFrames, getRuleset, getSummary, readToken, rememberToken } from "./api.js";
 import { renderAudit } from "./audit.js";
+import { outcomeText } from "./board-parts.js";
 import { renderBoard } from "./boards.js";
-import { el, shortHex, tree } from "./dom.js";
+import { el, plural, shortHex, tree } from "./dom.js";
 import { follow } from "./live.js";
+import { Play } from "./play.js";
 import { Timeline, markersFrom } from "./timeline.js";
 
 const CHUNK = 50;
@@ -26,6 +28,7 @@ const page = {
   timeline: null,
   generation: 0,        // bumped when the viewer changes, to drop stale responses
   followTimer: null,    // pending "show the newest version" after live records
+  catalogue: null,      // the ruleset's public catalogue (card names and text), once loaded
 };
 
 // Show an error above the page (null hides it).
@@ -81,7 +84,9 @@ async function show(version) {
 // Draw one frame: the board, the event of that version, the view JSON for tests and humans.
 function draw(frame) {
   const view = frame.view;
-  renderBoard($("#board"), page.summary.ruleset, view);
+  renderBoard($("#board"), page.summary.ruleset, view, { catalogue: page.catalogue });
+  // /view and the summary say how far a delayed spectator is held back (replay frames do not).
+  renderDelay(view.delay || page.summary.delay);
   renderEvent(frame.event);
   renderInfo(view);
   $("#view-json").textContent = JSON.stringify(view);
@@ -91,6 +96,7 @@ function draw(frame) {
   root.dataset.version = String(frame.version);
   root.dataset.viewer = view.viewer;
   root.dataset.state = "ready";
+  page.play.onDraw(frame);
 }
 
 // The match facts beside the board: seats, who acts, status and outcome at this version.
@@ -104,10 +110,23 @@ function renderInfo(view) {
     el("dl", { class: "facts" },
       el("dt", {}, "ruleset"), el("dd", {}, s.ruleset),
       el("dt", {}, "status here"), el("dd", {}, view.status),
-      el("dt", {}, "outcome"), el("dd", {}, view.outcome ? tree(view.outcome) : "—"),
+      el("dt", {}, "outcome"), el("dd", {}, view.outcome ? outcomeText(view.outcome) : "—"),
       el("dt", {}, "seed commitment"), el("dd", {}, shortHex(s.server_seed_commitment)),
       el("dt", {}, "created"), el("dd", {}, s.created_at ? new Date(s.created_at).toLocaleString() : "—")),
     seats);
+}
+
+// The "delayed by N records" badge of a delayed spectator (hidden when the view is not delayed).
+function renderDelay(delay) {
+  let badge = $("[data-testid=spectator-delay]");
+  if (!badge) {
+    badge = el("span", { class: "badge delay", "data-testid": "spectator-delay", role: "status",
+                         title: "Spectators see this match some records behind while it runs" });
+    $("#viewer").after(badge);
+  }
+  const records = delay && Number.isInteger(delay.records) ? delay.records : 0;
+  badge.hidden = records <= 0;
+  badge.textContent = records > 0 ? `delayed by ${plural(records, "record")}` : "";
 }
 
 // The record of the shown version: kind, time, public part, and its secret or commitment.
@@ -153,6 +172,17 @@ async function refreshSummary() {
   const status = $("#status");
   status.textContent = s.status;
   status.className = `badge status-${s.status}`;
+  page.play.setSummary(s, page.token);
+}
+
+// Load the ruleset's catalogue once (card names and text); a board without it shows card ids.
+async function loadCatalogue() {
+  if (page.catalogue) return;
+  try {
+    page.catalogue = (await getRuleset(page.summary.ruleset)).catalogue || null;
+  } catch (err) {
+    console.warn(`no catalogue for ${page.summary.ruleset}: ${err.message}`);
+  }
 }
 
 // Refresh the audit entries and the timeline markers.
@@ -167,6 +197,7 @@ async function onRecord(record) {
   page.records.push(record);
   page.timeline.setLatest(latest());
   $("#watch").dataset.latest = String(latest());
+  page.play.onRecord(record);
   const p = record.public || {};
   if (p.bluff_call || ["FinalGambitCalled", "DisputeFiled", "DisputeRuled", "OutcomeAmended"].includes(record.kind)) {
     page.timeline.setMarkers(markersFrom(page.records));
@@ -219,6 +250,7 @@ async function reload(version = null) {
   page.frames.clear();
   page.loading.clear();
   await refreshSummary();
+  await loadCatalogue();
   page.records = await getAllEvents(page.matchId, page.token);
   page.timeline.setLatest(latest());
   $("#watch").dataset.latest = String(latest());
@@ -235,7 +267,8 @@ async function useToken(token, notice = null) {
   $("#audit").hidden = true;
   showError(notice);
   try {
-    await reload(page.wanted || null);
+    // A page that was following the newest version keeps following it as the new viewer.
+    await reload(page.following ? null : page.wanted || null);
   } catch (err) {
     if (err instanceof ApiError && err.status === 401 && page.token) {
       await useToken(null, "That token is not valid for this match; showing the spectator view.");
@@ -248,6 +281,10 @@ async function useToken(token, notice = null) {
 // Page start: wire the timeline and the token form, then load the match.
 async function main() {
   page.timeline = new Timeline($("#timeline"), { onSeek: (v) => show(v), onMarker: openMarker });
+  page.play = new Play($("#play"), {
+    matchId: page.matchId, board: $("#board"), useToken: (token) => useToken(token),
+    commitmentAt: (version) => (page.records[version - 1] || {}).commitment,
+  });
   $("#token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("#token-input");

@@ -23,7 +23,7 @@ ROLES = {
     "commands": ["COMMANDS"],
     "events": ["derived_secret", "derived_public"],
     "state": ["initial_state", "evolve"],
-    "rules": ["setup", "decide", "outcome"],
+    "rules": ["setup", "decide", "outcome", "time_out"],
     "legal": ["legal_commands", "legal_choices", "to_act", "may_act"],
     "view": ["view", "catalogue"],
     "readjudicate": ["readjudicate"],

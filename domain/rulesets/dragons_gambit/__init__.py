@@ -1,6 +1,6 @@
 """The Dragon's Gambit: a memory and bluffing card game (ruleset `dragons-gambit`).
 
-Rules: /work/shared/rules/dragons-gambit.md over the seed 003. Decisions where both are silent:
+Rules: docs/rules/dragons-gambit.md, over the game's seed. Decisions where both are silent:
 - A round ends only through a Final Gambit call, as in the seed; there is no round limit (the
   draw pile is refilled from the discard pile forever, and at least 27 cards always come back).
 - The seat that opens a round rotates: `first_seat` opens round 1, the next seat round 2, ...
@@ -16,6 +16,9 @@ Rules: /work/shared/rules/dragons-gambit.md over the seed 003. Decisions where b
   still to peek (`may_act` stays empty); the round's first seat becomes `current` when the
   discard pile is started.
 - No seat ever acts out of turn, so `may_act` is always empty.
+- A timed match (docs/clocks.md): a seat whose time runs out forfeits. `SeatTimedOut` ends the match at
+  once (reason `time`, the outcome names it `forfeited`); the other seats are ranked by their match scores
+  as they stand (the round in play does not count), and the forfeiting seat is never among the winners.
 
 Files: config (Config, seats) · cards (deck, faces, deals) · commands · events (event parts,
 derived_*) · state (initial_state, evolve) · rules (setup, decide, checks, outcome) · legal
@@ -43,7 +46,7 @@ from .config import RULESET_ID, Config, join_options, seat_names
 from .events import derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
-from .rules import decide, outcome, setup
+from .rules import decide, outcome, setup, time_out
 from .state import EVENT_KINDS, evolve, initial_state
 from .view import catalogue, view
 
@@ -80,6 +83,7 @@ __all__ = [
     "readjudicate",
     "seat_names",
     "setup",
+    "time_out",
     "to_act",
     "view",
 ]

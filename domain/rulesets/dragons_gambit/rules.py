@@ -6,6 +6,8 @@ list of legal commands can never disagree with what `decide` accepts.
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.decision import Decision, GameEnded
 from domain.ruleset import (
     Command,
@@ -234,7 +236,7 @@ def _match_over(state: dict) -> bool:
     return state["phase"] == "over"
 
 
-def decide(state: dict, seat: str, command: Command, chance) -> list[Event]:
+def decide(state: dict, seat: str, command: Command, chance: Any) -> list[Event]:
     """The events `command` by `seat` causes; RuleViolation when the rules forbid it."""
     check_command(state, seat, command)
     d = Decision(state, chance, evolve, ended=_match_over)
@@ -250,7 +252,7 @@ def decide(state: dict, seat: str, command: Command, chance) -> list[Event]:
     return d.events
 
 
-def setup(config: Config, seats: list[str], chance, seat_options: dict[str, dict] | None = None) -> list[Event]:
+def setup(config: Config, seats: list[str], chance: Any, seat_options: dict[str, dict] | None = None) -> list[Event]:
     """Deal the first round (and, with `initial_peek: near`, show each seat its near row); no join options."""
     d = Decision(initial_state(config, seats), chance, evolve)
     _deal_round(d)
@@ -258,14 +260,25 @@ def setup(config: Config, seats: list[str], chance, seat_options: dict[str, dict
 
 
 def outcome(state: dict) -> dict | None:
-    """None while the match runs; then the lowest match score wins (ties share)."""
+    """None while the match runs; then the lowest match score wins (ties share); a forfeit on time ranks the others."""
     if state["phase"] != "over":
         return None
     scores = state["scores"]
-    best = min(scores.values())
-    return {
-        "winners": [s for s in state["seats"] if scores[s] == best],
-        "reason": "target_score",
+    forfeited = state.get("forfeited")
+    contenders = [s for s in state["seats"] if s != forfeited]
+    best = min(scores[s] for s in contenders)
+    result = {
+        "winners": [s for s in contenders if scores[s] == best],
+        "reason": "target_score" if forfeited is None else "time",
         "scores": dict(scores),
         "rounds": state["round"],
     }
+    if forfeited is not None:
+        result["forfeited"] = forfeited
+    return result
+
+
+def time_out(state: dict, seat: str, chance: Any) -> list[Event]:
+    """A seat whose time ran out forfeits: the match ends at once (`SeatTimedOut`), reason `time`, and the
+    other seats are ranked by their match scores as they stand (the forfeiting seat is never among the winners)."""
+    return [Event("SeatTimedOut", {"seat": seat})]

@@ -283,6 +283,12 @@ def _round_ended(state: dict, event: Event) -> None:
     state["phase"] = "over" if public["match_over"] else "dealing"
 
 
+def _seat_timed_out(state: dict, event: Event) -> None:
+    """A seat out of time forfeits (rules.time_out): the match ends at once, and that seat cannot win."""
+    state["phase"], state["current"] = "over", None
+    state["forfeited"] = event.public["seat"]
+
+
 _EVOLVERS = {
     "RoundDealt": _round_dealt,
     "InitialCardsPeeked": _initial_cards_peeked,
@@ -300,7 +306,9 @@ _EVOLVERS = {
     "RoundEnded": _round_ended,
 }
 
+# The kinds play records; a time-out's forfeit is the clock's doing (rules.time_out), folded too.
 EVENT_KINDS: tuple[str, ...] = tuple(_EVOLVERS)
+_EVOLVERS["SeatTimedOut"] = _seat_timed_out
 
 
 def evolve(state: dict, event: Event) -> dict:

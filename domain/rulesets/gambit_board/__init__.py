@@ -1,10 +1,11 @@
-"""Ruleset `gambit-board`: the bluffing board game (seed 004, rules page rules/gambit-board.md).
+"""Ruleset `gambit-board`: the bluffing board game (the rules as played: docs/rules/gambit-board.md).
 
 Two seats on a 6×6 board move pieces whose powers are secret; every claimed power may be called
 as a bluff, and each power slot is committed on its own so a reveal opens only what it shows.
 
 Our rulings:
 - A seat may resign at any time, so the seat the match is not waiting for always `may_act`.
+- A timed match (docs/clocks.md): a seat whose time runs out resigns (`time_out`); its opponent wins.
 - The match is won with three unsat pieces on the far row or four captures, checked when a turn
   closes or a piece is lost (a move still awaiting its answer does not win yet); both seats at
   once → the seat that just moved. Decide records the win as `MatchWon` {winner, reason}.
@@ -60,7 +61,7 @@ from .config import Config, join_options, seat_names
 from .events import derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
-from .rules import decide, outcome, setup
+from .rules import decide, outcome, setup, time_out
 from .state import evolve, initial_state
 from .view import catalogue, view
 
@@ -99,6 +100,7 @@ __all__ = [
     "readjudicate",
     "seat_names",
     "setup",
+    "time_out",
     "to_act",
     "view",
 ]

@@ -7,6 +7,7 @@ claimed powers were held: `plan_move` never looks at the real powers.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from functools import cache
 
 from domain.ruleset import RuleViolation
@@ -114,13 +115,13 @@ def judge(
     return None, None
 
 
-def split_claims(claims) -> tuple[str | None, bool]:
+def split_claims(claims: Collection[str]) -> tuple[str | None, bool]:
     """The claimed movement power (or None) and whether `sitting` is claimed."""
     movement = next((c for c in claims if c in MOVE_POWERS), None)
     return movement, "sitting" in claims
 
 
-def plan_move(board: dict, blocked: frozenset, piece: str, frm: str, to: str, claims) -> dict:
+def plan_move(board: dict, blocked: frozenset, piece: str, frm: str, to: str, claims: Collection[str]) -> dict:
     """The move as it would happen with the claimed powers; RuleViolation when it cannot."""
     if parse(to) is None:
         raise RuleViolation("off_board", f"{to!r} is not a square of the board")
@@ -138,7 +139,7 @@ def plan_move(board: dict, blocked: frozenset, piece: str, frm: str, to: str, cl
     raise RuleViolation(first_error, f"{piece} cannot move {frm}→{to}: {first_error.replace('_', ' ')}")
 
 
-def make_plan(board: dict, piece: str, frm: str, to: str, claims, push: dict | None) -> dict:
+def make_plan(board: dict, piece: str, frm: str, to: str, claims: Iterable[str], push: dict | None) -> dict:
     """The JSON record of a legal move: enough to apply and to undo it."""
     sat_on = board[to][-1] if (to in board and push is None) else None
     return {"piece": piece, "from": frm, "to": to, "claims": list(claims), "push": push, "sat_on": sat_on}

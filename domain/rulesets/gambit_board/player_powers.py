@@ -25,6 +25,7 @@ when used (a Juggernaut when offered: declining ends the match anyway).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from domain.ruleset import Event, RuleViolation, chance_event
@@ -168,7 +169,7 @@ def earned_public(state: dict, roll: int | None) -> dict:
     }
 
 
-def sensei_public(seat: str, source: str, target: str, powers) -> dict:
+def sensei_public(seat: str, source: str, target: str, powers: Iterable[str]) -> dict:
     """The public part of a Sensei claim: the seat, both pieces and the powers it names."""
     return {"seat": seat, "source": source, "target": target, "powers": list(powers)}
 

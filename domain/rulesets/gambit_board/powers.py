@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from itertools import combinations, combinations_with_replacement
 
 from domain.choices import Choice, pair_part, pairs, sequence_of
@@ -55,7 +56,7 @@ def no_powers() -> dict:
     return {"movement": None, "action": None}
 
 
-def next_power_die(dice: dict, seats) -> dict | None:
+def next_power_die(dice: dict, seats: Iterable[str]) -> dict | None:
     """Which power die roll-mode setup rolls next, by the dice rolled so far; None once every seat is done."""
     # Seat by seat in order: movement 1, movement 2, action 1, action 2 (0 = not rolled yet); a
     # double moat (two action 1s) re-rolls all four as the next attempt.

@@ -475,3 +475,8 @@ def outcome(state: dict) -> dict | None:
     out["winners"] = list(result["winners"])
     out["lost"] = {s: len(state["lost"][s]) for s in SEATS}
     return out
+
+
+def time_out(state: dict, seat: str, chance: Any) -> list[Event]:
+    """A seat whose time ran out resigns: its opponent wins (`resignation`)."""
+    return decide(state, seat, Resign(), chance)

@@ -10,6 +10,7 @@ earned). Once the match is over nobody is to move: `turn`, `step` and `pending` 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 from domain.ruleset import Viewer
 
@@ -91,7 +92,7 @@ def view(state: dict, viewer: Viewer) -> dict:
     return out
 
 
-def _step(state: dict, visible) -> dict | None:
+def _step(state: dict, visible: Callable[[str], bool]) -> dict | None:
     """The step awaited now; a reassignment die shows only to its seat."""
     if state["phase"] == "assign":
         return {"kind": "assign", "seats": [s for s in SEATS if state["assignment_version"][s] is None]}

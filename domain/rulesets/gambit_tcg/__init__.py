@@ -1,4 +1,4 @@
-"""Ruleset `gambit-tcg`: the set-and-bluff trading card game (seed 000, rules page rules/gambit-tcg.md).
+"""Ruleset `gambit-tcg`: the set-and-bluff trading card game (the rules as played: docs/rules/gambit-tcg.md).
 
 Two seats `p1`, `p2` with 30-card decks (the preconstructed `dawn`/`dusk` or a custom list
 given at join time) play units, spells, items and field cards, set cards face down and spring
@@ -8,7 +8,8 @@ list is secret to its seat (DeckRegistered secret).
 
 Config: `players` (must be 2, the format is 1v1) and `turn_limit`.
 
-Our rulings: a turn limit (config, default 100) ends every game, the seat with more life
+Our rulings: a seat whose time runs out in a timed match (docs/clocks.md) loses at once, like a deck-out
+(`SeatLost`, reason `time`); a turn limit (config, default 100) ends every game, the seat with more life
 winning; one blocker per attacker, and a Guard unit able to block must block first; who a trap
 window asks is decided on public facts only, one responder at a time.
 - Your own units (rules page): damage and destroy effects target opposing units only — Judgment
@@ -40,7 +41,7 @@ from .config import Config, join_options, seat_names
 from .events import derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
-from .rules import decide, outcome, setup
+from .rules import decide, outcome, setup, time_out
 from .state import evolve, initial_state
 from .view import catalogue, view
 
@@ -72,6 +73,7 @@ __all__ = [
     "readjudicate",
     "seat_names",
     "setup",
+    "time_out",
     "to_act",
     "view",
 ]

@@ -87,7 +87,7 @@ class Pass(Command):
 COMMANDS = (SetCard, Energize, PlayCard, ActivateTrap, EndPhase, DeclareAttack, AssignBlockers, Pass)
 
 
-def choices_of(command) -> dict:
+def choices_of(command: PlayCard | ActivateTrap) -> dict:
     """The effect choices a play/activation command carries."""
     return {
         "target": command.target,

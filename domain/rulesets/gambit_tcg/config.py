@@ -15,7 +15,7 @@ DEFAULT_DECKS = {"p1": "dawn", "p2": "dusk"}
 class Config:
     """A gambit-tcg match config.
 
-    `players`: the number of seats (API.md: card games take `config.players`); the format is 1v1,
+    `players`: the number of seats (every card game takes `config.players`); the format is 1v1,
     so 2 is the only value (rules page, "Config").
     `turn_limit` (house rule, so every game ends even if nobody attacks or draws): after that many
     turns in all, the seat with more life wins; equal life is a draw.

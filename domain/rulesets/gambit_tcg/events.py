@@ -27,6 +27,8 @@ card is not named in those records), and which seat decked out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from domain.ruleset import Event
 
 from .cards import CARDS, DECK_SIZE, DECKS, MAX_HAND, OPENING_HAND, SEATS, STARTING_LIFE, energy_value, trap_windows
@@ -141,12 +143,14 @@ def window_opened_public(state: dict, window: str) -> dict:
     return {"responders": window_responders(state, window), "turn": state["turn"], "active": state["active"]}
 
 
-def paid_record(state: dict, energy, discard) -> dict:
+def paid_record(state: dict, energy: Iterable[str], discard: Iterable[str]) -> dict:
     """The public record of a payment (discarded cards are face up)."""
     return {"energy": list(energy), "discard": [{"card": c, "id": state["cards"][c]} for c in discard]}
 
 
-def played_public(state: dict, seat: str, card: str, choices: dict, energy, discard) -> dict:
+def played_public(
+    state: dict, seat: str, card: str, choices: dict, energy: Iterable[str], discard: Iterable[str]
+) -> dict:
     """The public part of playing a card: what it is, where from, its cost, the payment shown, a field replaced."""
     source, entry = source_of(state, seat, card)
     card_id = state["cards"][card]
@@ -168,7 +172,7 @@ def played_public(state: dict, seat: str, card: str, choices: dict, energy, disc
     return public
 
 
-def activated_public(state: dict, card: str, choices: dict, energy, discard) -> dict:
+def activated_public(state: dict, card: str, choices: dict, energy: Iterable[str], discard: Iterable[str]) -> dict:
     """The public part of a trap's activation: its owner, what it is, the window and turn it was set for, its cost."""
     seat, entry = set_entry(state, card)
     return {
@@ -306,7 +310,8 @@ def derived_public(state: dict, event: Event) -> dict | None:
     if kind == "TurnLimitReached":
         return turn_limit_public(state)
     if kind == "WindowOpened":
-        return window_opened_public(state, pub.get("window"))
+        # A record naming no window asks no one: no trap names the empty window.
+        return window_opened_public(state, pub.get("window", ""))
     if kind in ("WindowPassed", "WindowClosed"):
         return {"window": (state["window"] or {}).get("name")}
     if kind == "CardEnergized":

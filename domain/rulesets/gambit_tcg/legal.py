@@ -95,7 +95,9 @@ def _sets(state: dict, seat: str) -> list[Choice]:
     return out
 
 
-def _paid(command_cls, state: dict, seat: str, card: str, cost: int, options: list[dict]) -> list[Choice]:
+def _paid(
+    command_cls: type[PlayCard | ActivateTrap], state: dict, seat: str, card: str, cost: int, options: list[dict]
+) -> list[Choice]:
     """Each choice of effects with each family of minimal payments."""
     return [
         Choice(command_cls, {"card": card, **choice}, payment)

@@ -171,3 +171,8 @@ def outcome(state: dict) -> dict | None:
     out["life"] = {s: state["players"][s]["life"] for s in state["seats"]}
     out["turns"] = state["turn"]
     return out
+
+
+def time_out(state: dict, seat: str, chance: Any) -> list[Event]:
+    """A seat whose time ran out loses at once, as a seat whose deck ran out does (`SeatLost`, reason `time`)."""
+    return [Event("SeatLost", {"seats": [seat], "reason": "time"})]

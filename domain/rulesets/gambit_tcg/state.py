@@ -19,12 +19,15 @@ State (plain JSON; it is the organizer's truth, views filter it):
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.ruleset import Event, RuleViolation, config_to_dict
 
 from .cards import SEATS, STARTING_LIFE
+from .config import Config
 
 
-def initial_state(config, seats: list[str]) -> dict:
+def initial_state(config: Config, seats: list[str]) -> dict:
     """The state before setup: empty zones, full life."""
     return {
         "config": config_to_dict(config),
@@ -160,7 +163,7 @@ def _take_from_source(state: dict, seat: str, instance: str, source: str) -> Non
         player["set"] = [e for e in player["set"] if e["card"] != instance]
 
 
-def _set_result(state: dict, winners: list[str], reason: str, **extra) -> None:
+def _set_result(state: dict, winners: list[str], reason: str, **extra: Any) -> None:
     state["result"] = {"winners": list(winners), "reason": reason, **extra}
     state["phase"], state["step"], state["window"] = "over", None, None
 

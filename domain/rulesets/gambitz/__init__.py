@@ -1,6 +1,6 @@
 """Gambitz: build one stack per rank, score the Nth card played on it, lock stacks with Queens.
 
-The rules page is /work/shared/rules/gambitz.md (seed: Gambitz, (c) 2014 Tod Teeple). Decisions
+The rules as played are docs/rules/gambitz.md (seed: Gambitz, (c) 2014 Tod Teeple). Decisions
 taken where the seed and the rules page are silent, so that replays and clients can rely on them:
 
 - Cards are named `<rank>-<suit>` ("7-blue", "queen-red"). The deck is a list, top first; a
@@ -41,6 +41,9 @@ taken where the seed and the rules page are silent, so that replays and clients 
   secret, so no penalty is counted yet), and the final score (points - penalties) once it is
   over, equal to the outcome's `scores`. `points` stays: what each seat scored by plays.
 - Every action is taken on the seat's own turn: nobody may act out of turn (`may_act` is empty).
+- A timed match (docs/clocks.md): a seat whose time runs out forfeits. `SeatTimedOut` ends the game at once
+  (reason `time`, the outcome names it `forfeited`); the other seats are ranked by their scores as they
+  stand (hands in hand count as at any end), and the forfeiting seat is never among the winners.
 - End: after a pass, when the deck is empty and every seat holding cards has passed since the
   last card was played; after a play, when every hand is empty (kept for the rules page's sake:
   each Queen either stays in a hand or strands the last card of the stack it locks, so at least
@@ -61,7 +64,7 @@ from .config import Config, join_options, seat_names
 from .events import derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
-from .rules import decide, outcome, setup
+from .rules import decide, outcome, setup, time_out
 from .state import evolve, initial_state
 from .view import catalogue, view
 
@@ -91,6 +94,7 @@ __all__ = [
     "readjudicate",
     "seat_names",
     "setup",
+    "time_out",
     "to_act",
     "view",
 ]

@@ -236,12 +236,24 @@ def outcome(state: State) -> dict | None:
     seats = state["seats"]
     penalties = {seat: penalty_of(state, state["hands"][seat]) for seat in seats}
     scores = {seat: state["points"][seat] - penalties[seat] for seat in seats}
-    best = max(scores.values())
-    return {
-        "winners": [seat for seat in seats if scores[seat] == best],
+    # A seat that ran out of time forfeits: the others are ranked as the game stands.
+    forfeited = state.get("forfeited")
+    contenders = [seat for seat in seats if seat != forfeited]
+    best = max(scores[seat] for seat in contenders)
+    result = {
+        "winners": [seat for seat in contenders if scores[seat] == best],
         "reason": state["end_reason"],
         "scores": scores,
         "points": dict(state["points"]),
         "penalties": penalties,
         "hands": {seat: list(state["hands"][seat]) for seat in seats},
     }
+    if forfeited is not None:
+        result["forfeited"] = forfeited
+    return result
+
+
+def time_out(state: State, seat: str, chance: Any) -> list[Event]:
+    """A seat whose time ran out forfeits: the game ends at once (`SeatTimedOut`), reason `time`, and the
+    other seats are ranked by their scores as they stand (the forfeiting seat is never among the winners)."""
+    return [Event("SeatTimedOut", {"seat": seat})]

@@ -136,6 +136,12 @@ def _game_ended(state: State, event: Event) -> None:
     state["phase"], state["turn"], state["end_reason"] = "over", None, event.public["reason"]
 
 
+def _seat_timed_out(state: State, event: Event) -> None:
+    """A seat out of time forfeits (rules.time_out): the game ends at once, and that seat cannot win."""
+    state["phase"], state["turn"], state["end_reason"] = "over", None, "time"
+    state["forfeited"] = event.public["seat"]
+
+
 _EVOLVERS: dict[str, Callable[[State, Event], None]] = {
     "DeckShuffled": _shuffled,
     "CardsDealt": _cards_received,
@@ -148,6 +154,7 @@ _EVOLVERS: dict[str, Callable[[State, Event], None]] = {
     "TurnPassed": _turn_passed,
     "TurnBegan": _turn_began,
     "GameEnded": _game_ended,
+    "SeatTimedOut": _seat_timed_out,
 }
 
 

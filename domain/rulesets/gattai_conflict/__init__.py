@@ -1,6 +1,6 @@
 """Gattaibushido: FUSION! conflicts — the Gambit and the Throwdown (ruleset `gattai-conflict`).
 
-Rules: /work/shared/rules/gattai-conflict.md over the seed 002. One match is one conflict
+Rules: docs/rules/gattai-conflict.md, over the game's seed. One match is one conflict
 between the Coach and one to four pilots: the deal, the Gambit or the Throwdown, then every
 seat draws or discards to its max hand.
 
@@ -26,6 +26,13 @@ Our rulings where the seed is silent (each mode's own are in gambit.py and throw
 - The view always shows the Strikes the next card is judged against (`strikes` in the current
   stage, `escalation_strikes` for a card opening the next one); see throwdown.py for Strike from
   stage 4 on, Escalate/Rumble cards (they need not beat the old top) and the Payload order.
+- A timed match (docs/clocks.md): a seat whose time runs out concedes when it may (the commander
+  on her side's Drive); otherwise its awaited decision is taken for it, the first of these the rules
+  accept (`rules.default_commands`): an answer to the trigger aimed at it (its first option), a
+  discard of its first cards, a blind Threshold (else its first card), a flip (else its first
+  card), the first outcome / boon / complication, its first card as Initiative, the reveal, "no"
+  to the question, giving nothing, returning its first cards. At-will actions are never taken for
+  it. A conflict ends whatever is decided (below), so expiries cannot go on forever.
 - Every conflict terminates: each Drive but Concede and each Assist spends a hand card, and
   hands are refilled only at the very end (plus one free card after an out-of-Strike Coach
   Initiative), so a side runs out of cards and must Concede.
@@ -68,7 +75,7 @@ from .config import RULESET_ID, Config, join_options, seat_names
 from .events import derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
-from .rules import decide, outcome, setup
+from .rules import decide, outcome, setup, time_out
 from .state import evolve, initial_state
 from .view import catalogue, view
 
@@ -113,6 +120,7 @@ __all__ = [
     "readjudicate",
     "seat_names",
     "setup",
+    "time_out",
     "to_act",
     "view",
 ]

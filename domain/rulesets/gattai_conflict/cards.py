@@ -45,7 +45,7 @@ def deck_of(card: str) -> str:
 
 def is_joker(card: str) -> bool:
     """Whether a card is one of the Jokers (an Omen once set out)."""
-    return card.endswith(".JK1") or card.endswith(".JK2")
+    return card.endswith((".JK1", ".JK2"))
 
 
 def rank(card: str) -> int:

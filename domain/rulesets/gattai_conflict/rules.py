@@ -20,9 +20,29 @@ from domain.decision import Decision
 from domain.ruleset import Command, Event, RuleViolation, check_game_running, check_seat_in_match, check_seat_to_act
 
 from .cards import DECKS, deck_for, draw_cards, mill, settle, shuffle
-from .commands import COMMANDS, Assist, DiscardToMax, RecordTrigger, ResolveTrigger, SpendOmen
+from .commands import (
+    COMMANDS,
+    AnswerQuestion,
+    Assist,
+    ChooseOutcome,
+    Concede,
+    DiscardToMax,
+    FlipCard,
+    GiveCards,
+    NameComplication,
+    PickBoon,
+    PlayCard,
+    PlayThreshold,
+    RecordTrigger,
+    ResolveTrigger,
+    ReturnCards,
+    RevealInitiative,
+    SealInitiative,
+    SpendOmen,
+)
 from .config import COACH, Config
 from .events import cleanup_public, conflict_started_public, resolving_public
+from .gambit import BOONS, CHOSEN, COMPLICATIONS
 from .gambit import RUNNING as GAMBIT_RUNNING
 from .gambit import actors as gambit_actors
 from .gambit_rules import HANDLERS as GAMBIT_HANDLERS
@@ -241,3 +261,49 @@ def discard_to_max(pad: Decision, seat: str, cmd: DiscardToMax) -> None:
     """Discard exactly the cards over your max hand."""
     check_discard(pad.state, seat, cmd.cards)
     pad.emit("CardsDiscarded", {"seat": seat, "cards": list(cmd.cards)})
+
+
+# ----- time out -----------------------------------------------------------------------------------
+
+
+def time_out(state: dict, seat: str, chance: Any) -> list[Event]:
+    """A seat whose time ran out concedes when it may; otherwise its awaited decision is taken for it.
+
+    The first of `default_commands` that the rules accept is decided for the seat (the package
+    docstring states the order); an at-will action (an Omen, a story trigger, an Assist) is never
+    taken for it. Every conflict terminates whatever is decided, so expiries cannot go on forever.
+    """
+    for command in default_commands(state, seat):
+        try:
+            return decide(state, seat, command, chance)
+        except RuleViolation:
+            continue
+    return []
+
+
+def default_commands(state: dict, seat: str) -> list[Command]:
+    """What is decided for a seat out of time, in order of preference: concede, else the least committal answer."""
+    if state["phase"] in ("over", "setup"):
+        return []
+    hand = list(state["hands"][seat])
+    if pending(state) == seat:
+        return [ResolveTrigger(buffer, stat) for buffer, stat in resolve_options(state, state["queue"][0])]
+    due = state["discards_due"].get(seat) if state["phase"] == "cleanup" else None
+    if due:
+        return [DiscardToMax(tuple(hand[:due]))]
+    returns = (state.get("throwdown") or {}).get("returns_due") or {}
+    return [
+        Concede(),
+        PlayThreshold("deck"),
+        *(PlayThreshold("hand", card) for card in hand),
+        FlipCard(),
+        *(PlayCard(card) for card in hand),
+        *(ChooseOutcome(choice) for choice in CHOSEN),
+        *(PickBoon(boon) for boon in BOONS),
+        *(NameComplication(name) for name in COMPLICATIONS),
+        *(SealInitiative(card) for card in hand),
+        RevealInitiative(),
+        AnswerQuestion(False),
+        GiveCards(()),
+        *(ReturnCards(to, tuple(hand[:count])) for to, count in sorted(returns.items())),
+    ]

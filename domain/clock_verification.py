@@ -1,0 +1,208 @@
+"""`gambit verify`'s clock check: every seat's clock recomputed from the records (docs/clocks.md).
+
+With the same function the match folds (domain/clock.py), the check replays the export and fails it
+when a record other than an expiry was accepted after a running deadline, when a `ClockExpired`
+came at or before its seat's deadline (or names another deadline), when what follows an expiry is
+not the consequence the ruleset gives (`time_out`), or when a pause, resume or added time is not an
+organizer's record (a match without a tournament has no organizer). Who is waited for after each
+record comes from the replayed ruleset state, so the timing part needs every secret, as the replay
+does: an organizer's export, or any export of a finished match.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from domain import rulesets
+from domain.chance import Chance
+from domain.clock import (
+    ADJUSTMENTS,
+    CLOCK_EXPIRED,
+    CLOCK_KINDS,
+    ORGANIZER,
+    advance,
+    deadlines,
+    initial_clock,
+    iso,
+    parse_instant,
+)
+from domain.match_options import options_of, ruleset_part
+from domain.records import MATCH_FINISHED, SEAT_JOINED
+from domain.records import MATCH_KINDS as _RECORD_KINDS
+from domain.ruleset import Event, config_from_dict
+
+CHECK = "clock"
+# The match's own kinds, the clock's included: the ruleset never sees them.
+MATCH_KINDS = _RECORD_KINDS | CLOCK_KINDS
+# Copies of earlier secrets a record carries besides its own: not part of what the ruleset decided.
+_CARRIED = ("opened", "sealed_evidence")
+
+
+class ClockFailure(Exception):
+    """A finding of the clock check; the message names the version."""
+
+
+def check_clocks(report: Any, header: dict, records: list[dict]) -> None:
+    """Add the `clock` check to a verification report (nothing for an untimed match without clock records)."""
+    control = options_of(header["config"]).time_control
+    clock_records = [r for r in records if r["kind"] in CLOCK_KINDS]
+    if not control.timed and not clock_records:
+        return
+    try:
+        if not control.timed:
+            first = clock_records[0]
+            raise ClockFailure(f"version {first['version']}: a {first['kind']} in a match without a clock")
+        adjustments = _check_adjustments(records)
+        if any(r.get("commitment") is not None and "secret" not in r for r in records):
+            report.add(
+                CHECK,
+                None,
+                f"{adjustments} adjustments are the organizer's; the deadlines need who was waited for, "
+                "which needs every secret (an organizer's export, or one taken after the end)",
+            )
+            return
+        expiries = _replay_clock(header, records, control)
+    except ClockFailure as failure:
+        report.add(CHECK, False, str(failure))
+        return
+    report.add(
+        CHECK,
+        True,
+        f"{control.kind} clock recomputed: no record after a running deadline, {expiries} expiries after "
+        f"their deadlines with the ruleset's consequence, {adjustments} adjustments by the organizer",
+    )
+
+
+def _check_adjustments(records: list[dict]) -> int:
+    """Every pause, resume and added time is an organizer's record; returns how many there are."""
+    tournament = records[0]["public"].get("tournament_id") if records else None
+    count = 0
+    for record in records:
+        if record["kind"] not in ADJUSTMENTS:
+            continue
+        if tournament is None:
+            raise ClockFailure(
+                f"version {record['version']}: a {record['kind']} in a match without a tournament, which has no "
+                "organizer to adjust its clock"
+            )
+        if record["public"].get("by") != ORGANIZER:
+            raise ClockFailure(f"version {record['version']}: a {record['kind']} that is not an organizer's record")
+        count += 1
+    return count
+
+
+def _replay_clock(header: dict, records: list[dict], control: Any) -> int:
+    """Fold every record into the ruleset state and the clock, checking each against the deadlines before it."""
+    try:
+        ruleset = rulesets.get(header["ruleset"])
+        config = config_from_dict(ruleset.Config, ruleset_part(header["config"]))
+    except (KeyError, TypeError, ValueError) as exc:  # the replay check reports the same cause
+        raise ClockFailure(f"the ruleset cannot be loaded to recompute the clock: {exc}") from None
+    seats = list(header["seats"])
+    state = ruleset.initial_state(config, seats)
+    clock = initial_clock(control, seats)
+    seed = bytes.fromhex((records[0].get("secret") or {}).get("server_seed", ""))
+    joined: dict[str, str] = {}
+    status = "open"
+    consequence: list[Event] = []
+    expiries = 0
+    for record in records:
+        version, kind, public = record["version"], record["kind"], record["public"]
+        try:
+            at = parse_instant(record["timestamp"])
+        except (TypeError, ValueError):
+            raise ClockFailure(f"version {version}: the timestamp is not an ISO 8601 instant") from None
+        running = deadlines(clock) if status == "active" else {}
+        if consequence:
+            _check_consequence(record, consequence.pop(0))
+        elif kind == CLOCK_EXPIRED:
+            _check_expiry(record, running, at)
+            expiries += 1
+        else:
+            late = sorted((deadline, seat) for seat, deadline in running.items() if at > deadline)
+            if late:
+                deadline, seat = late[0]
+                raise ClockFailure(
+                    f"version {version} ({kind}) was recorded at {record['timestamp']}, after {seat}'s deadline "
+                    f"{iso(deadline)}: a record was accepted after a running deadline"
+                )
+        if kind == SEAT_JOINED:
+            joined[public.get("seat")] = public.get("client_seed", "")
+            status = "active" if all(seat in joined for seat in seats) else status
+        elif kind == MATCH_FINISHED:
+            status = "finished"
+        elif kind not in MATCH_KINDS:
+            state = ruleset.evolve(state, _event_of(record))
+        waiting = list(ruleset.to_act(state)) if status == "active" else []
+        if clock is not None:
+            advance(clock, kind, public, at, waiting, kind not in MATCH_KINDS)
+        if kind == CLOCK_EXPIRED:
+            chance = Chance(
+                seed,
+                header["match_id"],
+                [joined.get(s, "") for s in seats],
+                scope=f"v{version + 1}",
+                version=version + 1,
+            )
+            consequence = list(ruleset.time_out(state, public["seat"], chance))
+    if consequence:
+        raise ClockFailure("the export ends before the consequence of its last ClockExpired")
+    return expiries
+
+
+def _check_expiry(record: dict, running: dict[str, int], at: int) -> None:
+    """A ClockExpired names a running seat, its deadline exactly, and comes after it."""
+    version, seat = record["version"], record["public"].get("seat")
+    deadline = running.get(seat) if isinstance(seat, str) else None
+    if deadline is None:
+        raise ClockFailure(f"version {version}: a ClockExpired for {seat!r}, whose clock was not running")
+    if record["public"].get("deadline") != iso(deadline):
+        raise ClockFailure(
+            f"version {version}: the ClockExpired names the deadline {record['public'].get('deadline')!r}, "
+            f"but {seat}'s clock gives {iso(deadline)}"
+        )
+    if at <= deadline:
+        raise ClockFailure(
+            f"version {version}: the ClockExpired came at {record['timestamp']}, "
+            f"before {seat}'s deadline {iso(deadline)}"
+        )
+
+
+def _check_consequence(record: dict, expected: Event) -> None:
+    """A record after an expiry is the next event of the ruleset's `time_out`, public and secret alike."""
+    public = dict(expected.public)
+    for versions, key in ((expected.opens, "opens"), (expected.evidence, "sealed_evidence")):
+        if versions:
+            public[key] = list(versions)
+    secret = {k: v for k, v in (record.get("secret") or {}).items() if k not in _CARRIED} or None
+    if (
+        record["kind"] != expected.kind
+        or record["public"] != _as_json(public)
+        or secret != (_as_json(expected.secret) or None)
+    ):
+        raise ClockFailure(
+            f"version {record['version']}: {record['kind']} is not the consequence the rules give for the "
+            f"ClockExpired before it ({expected.kind} was due)"
+        )
+
+
+def _event_of(record: dict) -> Event:
+    """A ruleset record as the event the match folded (carried copies of earlier secrets left out)."""
+    # Copies: a fold may keep parts of an event in its state, and the export's records stay as they were read.
+    secret = record.get("secret")
+    if secret is not None:
+        secret = _as_json({k: v for k, v in secret.items() if k not in _CARRIED})
+    audience = record.get("audience")
+    return Event(
+        record["kind"],
+        _as_json(record["public"]),
+        secret,
+        None if audience is None else tuple(audience),
+        (),
+        record["version"],
+    )
+
+
+def _as_json(value: Any) -> Any:
+    return json.loads(json.dumps(value))

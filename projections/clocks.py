@@ -1,0 +1,188 @@
+"""Clocks outside a request: the public clock of a view, and the clock process (docs/clocks.md).
+
+Deadlines hold whenever anything touches a match (`MatchApp.match` records the expiries due
+first), but nobody has to be watching: the clock process (`gambit clock`, and a thread of
+`gambit project`) keeps one row per running timed match — its earliest deadline — by following
+the store's notification log, and wakes at the earliest deadline across matches (or on a new
+record: LISTEN/NOTIFY on PostgreSQL, polling on SQLite) to touch the matches that are due. Many
+processes may run it: the store's optimistic lock lets exactly one write each expiry.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from domain import clock
+from domain.application import MatchApp
+from domain.match import MATCH_CREATED, Match
+from domain.match_options import options_of
+from projections.sqlstore import Cursor, SqlStore
+
+log = logging.getLogger("gambit.clock")
+
+NAME = "clock_deadlines"
+BATCH = 500
+# How long the process sleeps at most when nothing is due (PostgreSQL wakes it on every new record).
+IDLE_SECONDS = 30.0
+
+_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS gambit_clock_tracking (name TEXT PRIMARY KEY, position BIGINT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS gambit_clock_deadlines (match_id TEXT PRIMARY KEY, deadline BIGINT)""",
+    """CREATE INDEX IF NOT EXISTS gambit_clock_deadlines_deadline ON gambit_clock_deadlines (deadline)""",
+]
+
+
+def match_clock(match: Match) -> dict | None:
+    """The public clock of a match as of its version (its last record's instant); None when untimed."""
+    return clock.clock_view(getattr(match, "clock", None), clock.micros(match.modified_on))
+
+
+class ClockKeeper:
+    """The earliest running deadline of every timed match, and the expiries it records when they pass."""
+
+    def __init__(self, app: MatchApp, store: SqlStore) -> None:
+        self.app = app
+        self.store = store
+        self._lock = threading.Lock()
+        with self.store.schema_transaction() as cur:
+            for statement in _SCHEMA:
+                cur.execute(statement)
+
+    def position(self) -> int:
+        """The last notification id followed (0 before any)."""
+        rows = self.store.query("SELECT position FROM gambit_clock_tracking WHERE name = ?", (NAME,))
+        return int(rows[0][0]) if rows else 0
+
+    def catch_up(self) -> int:
+        """Follow new records: every timed match they touch gets its deadline anew; returns how many were read."""
+        processed = 0
+        with self._lock:
+            while True:
+                with self.store.transaction(lock_table="gambit_clock_tracking") as cur:
+                    cur.execute("SELECT position FROM gambit_clock_tracking WHERE name = ?", (NAME,))
+                    row = cur.fetchone()
+                    position = int(row[0]) if row else 0
+                    notifications = self.app.recorder.select_notifications(position + 1, BATCH)
+                    if not notifications:
+                        return processed
+                    self._fold(cur, [self.app.mapper.to_domain_event(n) for n in notifications])
+                    last = notifications[-1].id
+                    if row is None:
+                        cur.execute("INSERT INTO gambit_clock_tracking (name, position) VALUES (?, ?)", (NAME, last))
+                    else:
+                        cur.execute("UPDATE gambit_clock_tracking SET position = ? WHERE name = ?", (last, NAME))
+                    processed += len(notifications)
+                if len(notifications) < BATCH:
+                    return processed
+
+    def _fold(self, cur: Cursor, events: list[Any]) -> None:
+        touched: list[str] = []
+        for event in events:
+            kind = getattr(event, "kind", None)
+            if kind is None:
+                continue  # a tournament's own events
+            match_id = str(event.originator_id)
+            if kind == MATCH_CREATED and options_of(event.public.get("config", {})).time_control.timed:
+                cur.execute("DELETE FROM gambit_clock_deadlines WHERE match_id = ?", (match_id,))
+                cur.execute("INSERT INTO gambit_clock_deadlines (match_id, deadline) VALUES (?, NULL)", (match_id,))
+            if match_id not in touched:
+                touched.append(match_id)
+        for match_id in touched:
+            cur.execute("SELECT match_id FROM gambit_clock_deadlines WHERE match_id = ?", (match_id,))
+            if cur.fetchone() is not None:
+                self._note(cur, self.app.match(match_id, enforce_clock=False))
+
+    @staticmethod
+    def _note(cur: Cursor, match: Match) -> None:
+        """Keep a match's earliest running deadline (none while paused or not running); a finished match leaves."""
+        if match.status == "finished":
+            cur.execute("DELETE FROM gambit_clock_deadlines WHERE match_id = ?", (match.match_id,))
+            return
+        deadline = clock.earliest_deadline(getattr(match, "clock", None)) if match.status == "active" else None
+        cur.execute("UPDATE gambit_clock_deadlines SET deadline = ? WHERE match_id = ?", (deadline, match.match_id))
+
+    def due(self, at: int) -> list[str]:
+        """Matches with a deadline passed at `at` (µs), earliest first."""
+        rows = self.store.query(
+            "SELECT match_id FROM gambit_clock_deadlines WHERE deadline IS NOT NULL AND deadline < ? ORDER BY deadline",
+            (at,),
+        )
+        return [row[0] for row in rows]
+
+    def next_deadline(self) -> int | None:
+        """The earliest running deadline across matches (µs), or None."""
+        rows = self.store.query("SELECT MIN(deadline) FROM gambit_clock_deadlines WHERE deadline IS NOT NULL")
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    def tick(self) -> list[str]:
+        """Catch up, then touch every match whose deadline has passed (recording its expiries); returns their ids."""
+        self.catch_up()
+        at = clock.micros(clock.fresh_now())
+        touched = []
+        for match_id in self.due(at):
+            try:
+                self.app.expire_due(match_id)
+            except Exception:
+                log.exception("clock: could not record the expiries of match %s", match_id)
+                continue
+            touched.append(match_id)
+        if touched:
+            self.catch_up()
+        return touched
+
+
+def keep_clocks(
+    keeper: ClockKeeper,
+    stop: threading.Event,
+    poll_seconds: float = 0.5,
+    on_expired: Callable[[list[str]], None] | None = None,
+) -> None:
+    """Record expiries as their deadlines pass until `stop` is set, sleeping until the earliest deadline.
+
+    On PostgreSQL a new record wakes it at once (LISTEN/NOTIFY); on SQLite it looks every `poll_seconds`.
+    """
+    wake = threading.Event()
+    subscribed = _subscribe(keeper, stop, wake)
+    while not stop.is_set():
+        try:
+            touched = keeper.tick()
+        except Exception:
+            log.exception("clock: a tick failed")
+            touched = []
+        if touched and on_expired is not None:
+            on_expired(touched)
+        timeout = IDLE_SECONDS if subscribed else poll_seconds
+        deadline = keeper.next_deadline()
+        if deadline is not None:
+            # Due strictly after the deadline: wake a millisecond past it.
+            until = (deadline - clock.micros(clock.fresh_now())) / clock.SECOND + 0.001
+            timeout = max(0.0, min(timeout, until))
+        wake.wait(timeout)
+        wake.clear()
+    wake.set()
+
+
+def _subscribe(keeper: ClockKeeper, stop: threading.Event, wake: threading.Event) -> bool:
+    """On PostgreSQL, wake the loop on every new record (LISTEN/NOTIFY); False on stores that cannot notify."""
+    recorder = keeper.app.recorder
+    if type(recorder).__module__ != "eventsourcing.postgres":
+        return False
+
+    def listen() -> None:
+        with recorder.subscribe(gt=recorder.max_notification_id() or 0) as subscription:
+
+            def stop_following() -> None:
+                stop.wait()
+                subscription.stop()
+
+            threading.Thread(target=stop_following, daemon=True).start()
+            for _ in subscription:
+                if stop.is_set():
+                    return
+                wake.set()
+
+    threading.Thread(target=listen, daemon=True, name="gambit-clock-listen").start()
+    return True

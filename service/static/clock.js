@@ -1,0 +1,111 @@
+// The match clock in the viewer (docs/clocks.md): each seat's time left at the version shown,
+// counting down live at the latest version while a seat's clock runs.
+//
+// It reads what the page already shows: the view of the version on screen (`#view-json`, written
+// by watch.js for every frame) carries `clock`. Only the live countdown needs the server's time:
+// it is taken from the `Date` header of the public clock resource, so a wrong clock on this
+// computer does not make a seat look out of time.
+
+const root = document.getElementById("watch");
+const source = document.getElementById("view-json");
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+
+let shown = null;       // the clock of the version on screen (null: untimed)
+let serverOffset = 0;   // server time minus this computer's time, in ms
+let offsetFor = null;   // the latest version the offset was measured at
+
+const panel = document.createElement("section");
+panel.id = "clock";
+panel.className = "panel clock";
+panel.setAttribute("aria-label", "Clock");
+panel.hidden = true;
+const side = document.querySelector("aside.side");
+if (side) side.insertBefore(panel, document.getElementById("match-info"));
+
+/** "4:05", "1:02:03", "0:00" for a number of milliseconds (never negative). */
+function formatMs(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+function controlText(control) {
+  if (!control) return "";
+  if (control.kind === "fischer") return `Fischer ${formatMs(control.initial_s * 1000)} + ${control.increment_s} s`;
+  if (control.kind === "per_decision") return `${control.per_decision_s} s per decision`;
+  return control.kind;
+}
+
+function atLatest() {
+  return root && root.dataset.version !== "" && root.dataset.version === root.dataset.latest;
+}
+
+/** A seat's time left now: counted down from its deadline at the latest version, else as of the version shown. */
+function remaining(seatClock) {
+  if (seatClock.running && seatClock.deadline && atLatest() && !shown.paused) {
+    return Date.parse(seatClock.deadline) - (Date.now() + serverOffset);
+  }
+  return seatClock.remaining_ms;
+}
+
+function render() {
+  if (!shown) {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  const title = document.createElement("h2");
+  title.textContent = shown.paused ? "Clock · paused" : "Clock";
+  const control = document.createElement("p");
+  control.className = "muted";
+  control.textContent = controlText(shown.time_control);
+  const list = document.createElement("dl");
+  for (const [seat, seatClock] of Object.entries(shown.seats)) {
+    const name = document.createElement("dt");
+    name.textContent = seat;
+    const time = document.createElement("dd");
+    const left = remaining(seatClock);
+    time.textContent = formatMs(left) + (seatClock.running && !shown.paused ? " · running" : "");
+    time.dataset.seat = seat;
+    time.dataset.running = String(Boolean(seatClock.running));
+    time.dataset.remainingMs = String(Math.max(0, Math.round(left)));
+    if (seatClock.running && left <= 0) time.dataset.out = "true";
+    list.append(name, time);
+  }
+  panel.replaceChildren(title, control, list);
+}
+
+/** Measure the server's time once per new latest version (the `Date` header of the clock resource). */
+async function measureOffset() {
+  if (!matchId || !root || root.dataset.latest === offsetFor) return;
+  offsetFor = root.dataset.latest;
+  try {
+    const sent = Date.now();
+    const response = await fetch(`/matches/${encodeURIComponent(matchId)}/clock`, { cache: "no-store" });
+    const date = Date.parse(response.headers.get("Date") || "");
+    if (!Number.isNaN(date)) serverOffset = date + 500 - (sent + Date.now()) / 2;  // Date has whole seconds
+  } catch {
+    // Offline or refused: count down with this computer's time.
+  }
+}
+
+function readView() {
+  try {
+    const view = JSON.parse(source.textContent || "null");
+    shown = view && view.clock ? view.clock : null;
+  } catch {
+    shown = null;
+  }
+  render();
+  if (shown && atLatest()) measureOffset();
+}
+
+if (source) {
+  new MutationObserver(readView).observe(source, { childList: true, characterData: true, subtree: true });
+  readView();
+  setInterval(() => {
+    if (shown && atLatest()) render();
+  }, 250);
+}

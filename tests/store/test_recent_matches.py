@@ -1,0 +1,122 @@
+"""A process keeps the matches it saw last and brings them up to date instead of rebuilding them:
+never at the cost of missing another writer's records or a record rewritten in the database."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+
+import pytest
+
+from domain.application import MatchApp, storage_env
+from domain.match import Match
+from tests.support.tamper import StoreAccess
+
+
+class KeyedSigner:
+    """A receipt signer for tests (HMAC under a key the database attacker does not have)."""
+
+    key_id = "test"
+
+    def __init__(self) -> None:
+        self._key = b"not in the database"
+
+    def _mac(self, match_id: str, version: int, head: str) -> str:
+        return hmac.new(self._key, f"{match_id}|{version}|{head}".encode(), hashlib.sha256).hexdigest()
+
+    def receipt(self, match_id: str, version: int, head: str) -> dict:
+        """A receipt for this head."""
+        return {"match_id": match_id, "version": version, "head": head, "signature": self._mac(match_id, version, head)}
+
+    def verify(self, receipt: dict) -> bool:
+        """Whether this signer made the receipt."""
+        expected = self._mac(receipt["match_id"], receipt["version"], receipt["head"])
+        return hmac.compare_digest(expected, str(receipt.get("signature")))
+
+
+def _started(app: MatchApp) -> str:
+    match = app.create_match("gambitz", {"players": 2})
+    for seat in match.seat_order:
+        app.join(match.match_id, f"n-{seat}", seat)
+    return match.match_id
+
+
+def _play(app: MatchApp, match_id: str, rng: random.Random, steps: int) -> None:
+    for _ in range(steps):
+        match = app.match(match_id)
+        if match.status != "active":
+            return
+        seat = rng.choice(match.to_act())
+        app.act(match_id, seat, rng.choice(match.ruleset.legal_commands(match.state, seat)))
+
+
+def _replayed(app: MatchApp, match_id: str) -> Match:
+    """The match rebuilt from every record, with no snapshot and nothing kept in memory."""
+    match = None
+    for record in app.records(match_id):
+        match = record.mutate(match)
+    return match
+
+
+@pytest.fixture
+def two_apps(database_url):
+    """Two processes' worth of applications on one store, each keeping its recent matches."""
+    problems: list[tuple[str, str]] = []
+    env = storage_env(database_url)
+    signer = KeyedSigner()
+    first = MatchApp(env=env, signer=signer, on_integrity_problem=lambda mid, problem: problems.append((mid, problem)))
+    second = MatchApp(env=env, signer=signer)
+    yield first, second, problems
+    first.close()
+    second.close()
+
+
+def test_a_kept_match_takes_in_the_records_another_process_wrote(two_apps):
+    first, second, _ = two_apps
+    rng = random.Random(5)
+    match_id = _started(first)
+    _play(first, match_id, rng, 3)
+    _play(second, match_id, rng, 20)
+    loaded = first.match(match_id)
+    truth = _replayed(first, match_id)
+    assert loaded.version == truth.version == second.match(match_id).version
+    assert loaded.state == truth.state and loaded.head == truth.head
+
+
+def test_a_loaded_match_is_a_copy_so_a_change_that_is_never_saved_leaves_no_trace(two_apps):
+    first, _, _ = two_apps
+    match_id = _started(first)
+    before = first.match(match_id)
+    changed = first.match(match_id)
+    changed.state["forged"] = True
+    changed.seats.clear()
+    after = first.match(match_id)
+    assert "forged" not in after.state and after.seats == before.seats
+
+
+def test_a_record_rewritten_in_the_database_after_the_match_was_kept_is_noticed(two_apps, database_url):
+    first, _, problems = two_apps
+    match_id = _started(first)
+    _play(first, match_id, random.Random(9), 6)
+    first.match(match_id)  # kept at its latest version
+    store = StoreAccess(database_url)
+    store.drop_guards()
+    latest = max(store.rows(match_id))
+
+    def forge(rows: dict) -> None:
+        rows[latest]["public"]["forged"] = True
+
+    store.rewrite_from(match_id, latest, forge)
+    first.match(match_id)
+    assert problems and problems[-1][0] == match_id
+
+
+def test_keeping_no_matches_loads_the_same_match(database_url):
+    app = MatchApp(env=storage_env(database_url), recent_matches=0)
+    try:
+        match_id = _started(app)
+        _play(app, match_id, random.Random(2), 10)
+        assert app.match(match_id).state == _replayed(app, match_id).state
+    finally:
+        app.close()
