@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test install browser bench bench-quick bench-followers clean
+.PHONY: run test lint install browser bench bench-quick bench-followers clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,12 @@ run: $(STAMP)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest
+
+# Lint, format and types of the product packages (configured in pyproject.toml); CI runs it first.
+lint: $(STAMP)
+	$(BIN)/ruff check domain projections service gambit
+	$(BIN)/ruff format --check domain projections service gambit
+	$(BIN)/mypy
 
 # Benchmarks live apart from the tests: they print the table and rewrite docs/benchmarks.{md,png}.
 bench: $(STAMP)

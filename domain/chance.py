@@ -1,6 +1,6 @@
 """The match's chance source: every shuffle, deal and die is derived from the committed seed.
 
-`draw`, `permutation` and `roll` follow DESIGN.md exactly, so anyone holding a finished
+`draw`, `permutation` and `roll` follow docs/verification.md exactly, so anyone holding a finished
 match's export can re-derive every result from the revealed server seed.
 """
 

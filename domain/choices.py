@@ -36,9 +36,9 @@ import math
 import random
 import string
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 # The characters random text is drawn from: letters and digits, a space, and a non-ASCII letter so
 # a client's length count in code points is exercised too.
@@ -48,17 +48,17 @@ _TEXT_ALPHABET = string.ascii_letters + string.digits + " é"
 # ----- building domains -------------------------------------------------------------------------
 
 
-def one_of(values) -> dict:
+def one_of(values: Iterable[Any]) -> dict:
     """The domain of a field that takes one of `values` (None: the field is left out)."""
     return {"one_of": [_jsonable(v) for v in values]}
 
 
-def subset_of(values, low: int, high: int) -> dict:
+def subset_of(values: Iterable[Any], low: int, high: int) -> dict:
     """The domain of a list of `low`..`high` distinct members of `values`, in any order."""
     return {"subset_of": [_jsonable(v) for v in values], "min": low, "max": high}
 
 
-def sequence_of(values, low: int, high: int) -> dict:
+def sequence_of(values: Iterable[Any], low: int, high: int) -> dict:
     """The domain of a list of `low`..`high` distinct members of `values`, the order significant."""
     return {"sequence_of": [_jsonable(v) for v in values], "min": low, "max": high}
 
@@ -73,12 +73,12 @@ def text(min_length: int, max_length: int) -> dict:
     return {"text": {"min_length": min_length, "max_length": max_length}}
 
 
-def pairs(parts: list[dict], *, lists: bool = False, empty_keys=()) -> dict:
+def pairs(parts: list[dict], *, lists: bool = False, empty_keys: Iterable[str] = ()) -> dict:
     """The domain of an object pairing keys with values part by part (see the module docstring)."""
     return {"pairs": list(parts), "lists": lists, "empty_keys": list(empty_keys)}
 
 
-def pair_part(keys, values) -> dict:
+def pair_part(keys: Any, values: Any) -> dict:
     """One part of a `pairs` domain: a fixed list on one side, a `sequence_of` domain on the other."""
     return {"keys": _jsonable(keys), "values": _jsonable(values)}
 
@@ -86,11 +86,21 @@ def pair_part(keys, values) -> dict:
 # ----- the choice -------------------------------------------------------------------------------
 
 
+class CommandLike(Protocol):
+    """What a choice needs of a command (domain.ruleset.Command, which imports this module)."""
+
+    type: ClassVar[str]
+
+    def body(self) -> dict:
+        """The command as its JSON body."""
+        ...
+
+
 @dataclass(frozen=True)
 class Choice:
     """A family of bodies of one command type: fixed fields plus a domain per free field."""
 
-    command: type
+    command: type[CommandLike]
     fixed: dict
     free: dict
 
@@ -153,7 +163,9 @@ def collapse(options: list) -> tuple[list, list[Choice]]:
     return commands, choices
 
 
-def random_legal_command(ruleset: Any, state: dict, seat: str, rng: random.Random, prefer=None) -> Any | None:
+def random_legal_command(
+    ruleset: Any, state: dict, seat: str, rng: random.Random, prefer: Callable[[str], bool] | None = None
+) -> Any | None:
     """A random legal command of `seat`: a listed one or a random member of a choice (None if none).
 
     Each listed command and each choice is one option; `prefer(type)` narrows the options to the
@@ -215,12 +227,16 @@ def _defaults(command_cls: type) -> dict:
     return out
 
 
+def _members(domain: dict) -> list:
+    """The pool of a `subset_of` or `sequence_of` domain."""
+    return domain["subset_of"] if "subset_of" in domain else domain["sequence_of"]
+
+
 def _random_value(domain: dict, rng: random.Random) -> Any:
     if "one_of" in domain:
         return rng.choice(domain["one_of"])
     if "subset_of" in domain or "sequence_of" in domain:
-        pool = domain.get("subset_of", domain.get("sequence_of"))
-        return rng.sample(pool, rng.randint(domain["min"], domain["max"]))
+        return rng.sample(_members(domain), rng.randint(domain["min"], domain["max"]))
     if "union_of" in domain:
         picked = [v for part in domain["union_of"] for v in _random_value(part, rng)]
         rng.shuffle(picked)
@@ -258,7 +274,7 @@ def _checker(domain: dict) -> Callable[[Any], bool]:
         allowed = {_canon(v) for v in domain["one_of"]}
         return lambda value: _canon(value) in allowed
     if "subset_of" in domain or "sequence_of" in domain:
-        pool = {_canon(v) for v in domain.get("subset_of", domain.get("sequence_of"))}
+        pool = {_canon(v) for v in _members(domain)}
         low, high = domain["min"], domain["max"]
 
         def distinct_members(value: Any) -> bool:
@@ -353,18 +369,18 @@ def _count(domain: dict) -> float:
     if "one_of" in domain:
         return len({_canon(v) for v in domain["one_of"]})
     if "subset_of" in domain or "sequence_of" in domain:
-        size = len(domain.get("subset_of", domain.get("sequence_of")))
+        size = len(_members(domain))
         return sum(math.perm(size, k) for k in range(domain["min"], min(domain["max"], size) + 1))
     if "union_of" in domain:
         sizes = [len(part["subset_of"]) for part in domain["union_of"]]
         ranges = [range(part["min"], min(part["max"], n) + 1) for part, n in zip(domain["union_of"], sizes)]
-        total = 0
+        arrangements = 0
         for picks in _product(ranges):
-            total += math.prod(math.comb(n, k) for n, k in zip(sizes, picks)) * math.factorial(sum(picks))
-        return total
+            arrangements += math.prod(math.comb(n, k) for n, k in zip(sizes, picks)) * math.factorial(sum(picks))
+        return arrangements
     if "text" in domain:
         return math.inf
-    total = 1
+    total: float = 1
     for part in domain["pairs"]:
         free = part["keys"] if isinstance(part["keys"], dict) else part["values"]
         total *= _count(free)

@@ -26,7 +26,7 @@ from itertools import chain
 from typing import Any, Protocol
 
 from eventsourcing.application import AggregateNotFoundError, Repository
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import AggregateRecorder, StoredEvent
 
 log = logging.getLogger("gambit.integrity")
 
@@ -53,7 +53,7 @@ def _seal_of(key: bytes, stored: StoredEvent, state: bytes) -> bytes:
     return hmac.new(key, message, hashlib.sha256).hexdigest().encode()
 
 
-class SealedRecorder:
+class SealedRecorder(AggregateRecorder):
     """A snapshot recorder that seals every snapshot it writes and returns only those that unseal.
 
     Everything else (table creation, connection handling) is the wrapped recorder's.
@@ -67,7 +67,7 @@ class SealedRecorder:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._recorder, name)
 
-    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Any:
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         """Write snapshots, each prefixed with its seal."""
         sealed = [
             StoredEvent(
@@ -141,8 +141,9 @@ class CheckedRepository(Repository):
                     aggregate_id,
                     at,
                 )
-        events = self.event_store.get(originator_id=aggregate_id, lte=version)
-        return self._project(aggregate_id, version, projector_func, events)
+        return self._project(
+            aggregate_id, version, projector_func, self.event_store.get(originator_id=aggregate_id, lte=version)
+        )
 
     @staticmethod
     def _project(aggregate_id: Any, version: int | None, projector_func: Any, events: Any) -> Any:

@@ -6,8 +6,9 @@
   clock per seat `{"kind": "fischer", "initial_s": 300, "increment_s": 5}`, or a limit per decision
   `{"kind": "per_decision", "per_decision_s": 30}`. `kind` may be left out when the other keys say it.
 
-The stored config (MatchCreated's `config`) always holds both, with their defaults, so a verifier
-reads the time control a match was played under from its first record.
+The stored config (MatchCreated's `config`) holds each option a match was given (a delay other than
+0, a clock), so a verifier reads the time control a match was played under from its first record;
+an option left out is at its default.
 """
 
 from __future__ import annotations
@@ -59,8 +60,18 @@ class MatchOptions:
     time_control: TimeControl = field(default_factory=TimeControl)
 
     def to_dict(self) -> dict:
-        """The JSON form stored in (and echoed with) the match config."""
-        return {SPECTATOR_DELAY: self.spectator_delay, TIME_CONTROL: self.time_control.to_dict()}
+        """The JSON form stored in (and echoed with) the match config: only the options a match was given.
+
+        A match created without options stores and echoes the config it always did (absent keys
+        read as their defaults), so clients and verifiers that know only the ruleset's keys see
+        nothing new.
+        """
+        given: dict = {}
+        if self.spectator_delay:
+            given[SPECTATOR_DELAY] = self.spectator_delay
+        if self.time_control.timed:
+            given[TIME_CONTROL] = self.time_control.to_dict()
+        return given
 
 
 def split_config(raw: dict | None) -> tuple[dict, MatchOptions]:

@@ -19,10 +19,14 @@ GUARD_LOCK = 7316504
 
 def _sqlite_statements(table: str) -> list[str]:
     return [
-        f"CREATE TRIGGER IF NOT EXISTS {table}_no_update BEFORE UPDATE ON {table} "
-        f"BEGIN SELECT RAISE(ABORT, '{REFUSAL}'); END",
-        f"CREATE TRIGGER IF NOT EXISTS {table}_no_delete BEFORE DELETE ON {table} "
-        f"BEGIN SELECT RAISE(ABORT, '{REFUSAL}'); END",
+        (
+            f"CREATE TRIGGER IF NOT EXISTS {table}_no_update BEFORE UPDATE ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, '{REFUSAL}'); END"
+        ),
+        (
+            f"CREATE TRIGGER IF NOT EXISTS {table}_no_delete BEFORE DELETE ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, '{REFUSAL}'); END"
+        ),
     ]
 
 
@@ -30,14 +34,20 @@ def _postgres_statements(schema: str, table: str) -> list[str]:
     qualified = f'"{schema}"."{table}"'
     function = f'"{schema}".gambit_refuse_change'
     return [
-        f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS "
-        f"$$ BEGIN RAISE EXCEPTION '{REFUSAL}'; END $$",
+        (
+            f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS "
+            f"$$ BEGIN RAISE EXCEPTION '{REFUSAL}'; END $$"
+        ),
         f"DROP TRIGGER IF EXISTS {table}_append_only ON {qualified}",
-        f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {qualified} "
-        f"FOR EACH ROW EXECUTE FUNCTION {function}()",
+        (
+            f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {qualified} "
+            f"FOR EACH ROW EXECUTE FUNCTION {function}()"
+        ),
         f"DROP TRIGGER IF EXISTS {table}_no_truncate ON {qualified}",
-        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {qualified} "
-        f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()",
+        (
+            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {qualified} "
+            f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
+        ),
     ]
 
 

@@ -3,11 +3,18 @@
 An entry point only: the service lives in `service` (and below it `projections` and `domain`).
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
 DISTRIBUTION = "gambit-match-service"
 
-try:
-    __version__ = version(DISTRIBUTION)
-except PackageNotFoundError:  # run from a checkout that was never installed
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> str:
+    """`__version__`, read from the installed distribution only when asked (it costs every command ~25 ms)."""
+    if name != "__version__":
+        raise AttributeError(name)
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "0+unknown"

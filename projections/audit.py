@@ -37,7 +37,7 @@ def opened_is_verified(opened: list[dict], commitments: dict[int, str | None]) -
     if not opened:
         return False
     for item in opened:
-        stored = commitments.get(item.get("version"))
+        stored = commitments.get(item["version"]) if "version" in item else None
         if stored is None or item.get("salt") is None or commitment(item.get("secret"), item["salt"]) != stored:
             return False
     return True
@@ -96,7 +96,7 @@ def readjudicated(match: Match, states: HiddenStates, rec: Any) -> bool:
     )
     try:
         expected = json.loads(json.dumps(readjudicate(states.before(rec.originator_version), event)))
-    except Exception:  # a ruling the rules cannot even re-adjudicate is not verified
+    except Exception:  # noqa: BLE001 - any ruleset error: a ruling the rules cannot re-adjudicate is not verified
         return False
     return all(call.get(key) == value for key, value in expected.items())
 

@@ -1,4 +1,4 @@
-"""Event records in the caller's form (API.md, "The event record")."""
+"""Event records in the caller's form (docs/verification.md, "The event record")."""
 
 from __future__ import annotations
 

@@ -43,7 +43,12 @@ def follow(
             fold_new()
         return
     with recorder.subscribe(gt=index.position()) as subscription:
-        watcher = threading.Thread(target=lambda: (stop.wait(), subscription.stop()), daemon=True)
+
+        def stop_following() -> None:
+            stop.wait()
+            subscription.stop()
+
+        watcher = threading.Thread(target=stop_following, daemon=True)
         watcher.start()
         for _ in subscription:
             if stop.is_set():

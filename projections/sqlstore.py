@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -143,10 +144,8 @@ class SqlStore:
         """Close every connection this store opened."""
         with self._all_lock:
             for conn in self._all:
-                try:
+                with contextlib.suppress(sqlite3.Error):  # best effort: the connection may already be gone
                     conn.close()
-                except Exception:  # closing is best effort: the connection may already be gone
-                    pass
             self._all.clear()
             self._idle.clear()
             if self._pg_pool is not None:

@@ -252,7 +252,10 @@ def command_fields(command_cls: type[Command]) -> tuple[dict, ...]:
             "nullable": nullable,
         }
         if not entry["required"]:
-            default = f.default if f.default is not MISSING else f.default_factory()
+            if f.default is not MISSING:
+                default = f.default
+            elif f.default_factory is not MISSING:
+                default = f.default_factory()
             entry["default"] = list(default) if isinstance(default, tuple) else default
         out.append(entry)
     return tuple(out)

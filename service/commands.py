@@ -6,7 +6,8 @@ from flask import Blueprint, Response, jsonify, request
 from flask import g as flask_g
 from flask.views import MethodView
 
-from domain.ruleset import ORGANIZER
+from domain.match import Match
+from domain.ruleset import ORGANIZER, Viewer
 from projections.records import record_form, viewer_for
 from projections.views import legal_bodies
 from service.auth import note_organizer_read, seat_caller
@@ -19,7 +20,7 @@ bp = Blueprint("commands", __name__)
 MAX_IDEMPOTENCY_KEY = 200
 
 
-def recorded(match, first: int, last: int, viewer) -> Response:
+def recorded(match: Match, first: int, last: int, viewer: Viewer) -> Response:
     """201 with the records first..last in the viewer's form and the receipt signed for the write.
 
     A retried Idempotency-Key gets exactly the first answer: the same body and the same ETag.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import overload
 
 from flask import current_app, request
 
@@ -67,6 +68,11 @@ RECEIPT_FORMAT = "gambit-receipt/1"
 MAX_INT = 2**63 - 1  # the stores' integer columns are 64-bit; larger values are not positions
 
 
+# With a default the parameter always has a value; without one, None stands for "absent".
+@overload
+def int_arg(name: str, default: int, minimum: int = 0, maximum: int | None = None) -> int: ...
+@overload
+def int_arg(name: str, default: None = None, minimum: int = 0, maximum: int | None = None) -> int | None: ...
 def int_arg(name: str, default: int | None = None, minimum: int = 0, maximum: int | None = None) -> int | None:
     """An integer query parameter within bounds (never beyond 64 bits); 400 when it is not one."""
     maximum = MAX_INT if maximum is None else min(maximum, MAX_INT)

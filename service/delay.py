@@ -7,6 +7,8 @@ asked for by number are refused with 400 `invalid_parameter`, naming only versio
 
 from __future__ import annotations
 
+from typing import overload
+
 from flask import Response, request
 
 from domain.application import MatchApp
@@ -45,6 +47,11 @@ def mark(response: Response, delay: SpectatorDelay | None) -> Response:
     return response
 
 
+# With a default the version always has a value; without one, None stands for "absent".
+@overload
+def version_arg(name: str, default: int, minimum: int, newest: int, delay: SpectatorDelay | None) -> int: ...
+@overload
+def version_arg(name: str, default: None, minimum: int, newest: int, delay: SpectatorDelay | None) -> int | None: ...
 def version_arg(name: str, default: int | None, minimum: int, newest: int, delay: SpectatorDelay | None) -> int | None:
     """A version query parameter from `minimum` to the newest version the caller may see; 400 otherwise."""
     if delay is None:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 from flask.views import MethodView
 
-from domain.ruleset import ORGANIZER, SPECTATOR
+from domain.match import Match
+from domain.ruleset import ORGANIZER, SPECTATOR, Viewer
 from projections.records import record_form, viewer_for
 from projections.views import as_json, opened_forms, records_page
 from service.auth import caller, note_organizer_read
-from service.context import gambit, int_arg
+from service.context import Gambit, gambit, int_arg
 from service.delay import delay_for, mark
 
 bp = Blueprint("events", __name__)
@@ -44,7 +46,7 @@ class Events(MethodView):
         return mark(jsonify(records_page(g.matches, match, viewer, after, limit, upto)), delay)
 
 
-def _stream(first_match, first_viewer, after: int) -> Response:
+def _stream(first_match: Match, first_viewer: Viewer, after: int) -> Response:
     """Server-Sent Events: each new record in the caller's form, until the match ends or time is up.
 
     The viewer is re-derived as the match moves on, so a spectator receives secrets only once
@@ -99,7 +101,9 @@ def _stream(first_match, first_viewer, after: int) -> Response:
     return response
 
 
-def _batch_frames(g, match, first_viewer, batch, upto: int | None = None) -> list[str]:
+def _batch_frames(
+    g: Gambit, match: Match, first_viewer: Viewer, batch: list[Any], upto: int | None = None
+) -> list[str]:
     """The frames of one batch of new records, in the caller's form as of the match now (or as of `upto`).
 
     Every batch an organizer is sent while the match runs is a read of its secrets: it enters the

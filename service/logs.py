@@ -22,7 +22,7 @@ import re
 import sys
 import traceback
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -64,20 +64,28 @@ def install(app: Flask) -> None:
     _stamp_records_with_request_id()
 
 
+class _StampingFactory:
+    """A log-record factory that stamps `request_id` on each record the wrapped factory makes."""
+
+    stamps_request_id = True
+
+    def __init__(self, factory: Callable[..., logging.LogRecord]) -> None:
+        self._factory = factory
+
+    def __call__(self, *args: Any, **kwargs: Any) -> logging.LogRecord:
+        """A record from the wrapped factory, with the current request's id unless it has one."""
+        record = self._factory(*args, **kwargs)
+        if "request_id" not in record.__dict__:
+            record.request_id = request_id()
+        return record
+
+
 def _stamp_records_with_request_id() -> None:
     """Make every log record created during a request carry `request_id` (whichever logger wrote it)."""
     factory = logging.getLogRecordFactory()
     if getattr(factory, "stamps_request_id", False):
         return
-
-    def stamped(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = factory(*args, **kwargs)
-        if not hasattr(record, "request_id"):
-            record.request_id = request_id()
-        return record
-
-    stamped.stamps_request_id = True  # type: ignore[attr-defined]
-    logging.setLogRecordFactory(stamped)
+    logging.setLogRecordFactory(_StampingFactory(factory))
 
 
 def _timestamp(record: logging.LogRecord) -> str:
@@ -190,7 +198,7 @@ def formatter(env: Mapping[str, str] | None = None) -> logging.Formatter:
 class _StderrHandler(logging.StreamHandler):
     """Writes to whatever `sys.stderr` is at the time (test runners and servers swap it)."""
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> Any:
         """The current standard error."""
         return sys.stderr

@@ -7,6 +7,7 @@ from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from domain.errors import TournamentNotFound, UnknownTournament
+from domain.match import Match
 from projections.delay import SpectatorDelay
 from projections.views import summary
 from service.auth import organizer_of
@@ -38,13 +39,13 @@ class JoinBody(Schema):
     options = fields.Dict(keys=fields.String(), load_default=dict)
 
 
-def full_summary(match) -> dict:
+def full_summary(match: Match) -> dict:
     """The summary as the caller may see it: held back for a spectator of a delayed running match
     (with `delay`), and with the signed receipt once the match has finished."""
     return shown_summary(match)[0]
 
 
-def shown_summary(match) -> tuple[dict, SpectatorDelay | None]:
+def shown_summary(match: Match) -> tuple[dict, SpectatorDelay | None]:
     """The summary the caller may see, and how far it is held back (None: not at all)."""
     delay = public_delay(match)
     body = _summary(shown_match(match, delay))
@@ -53,7 +54,7 @@ def shown_summary(match) -> tuple[dict, SpectatorDelay | None]:
     return body, delay
 
 
-def _summary(match) -> dict:
+def _summary(match: Match) -> dict:
     """The summary of the match as loaded, with its receipt once it has finished."""
     body = summary(match)
     if match.status == "finished":

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 import limits
-from flask import Flask, request
+from flask import Flask, Response, request
 from limits.storage import storage_from_string
 from limits.strategies import SlidingWindowCounterRateLimiter
 
@@ -98,7 +98,7 @@ def install(app: Flask, config: Limits) -> None:
     limiter = Limiter(config)
 
     @app.before_request
-    def _limit():
+    def _limit() -> Response | None:
         if request.path in EXEMPT:
             return None
         address = request.remote_addr or "unknown"

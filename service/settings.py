@@ -16,6 +16,7 @@ DEFAULT_MATCH_CREATION_LIMIT = "0.5/120"
 DEFAULT_MAX_DISPUTES_PER_FILER = 20
 DEFAULT_MAX_STREAMS = 2000
 DEFAULT_MAX_STREAMS_PER_CLIENT = 16
+NO_LIMIT = Limit(0, 0)
 
 
 @dataclass(frozen=True)
@@ -30,9 +31,9 @@ class Settings:
     previous_signing_keys: tuple[str, ...] = ()
     # Programmatic Settings() (tests, embedding) have no rate limits; the environment-configured
     # service (`gambit serve`) has them on by default (see from_env).
-    rate_limit_per_address: Limit = Limit(0, 0)
-    rate_limit_per_token: Limit = Limit(0, 0)
-    match_creation_limit: Limit = Limit(0, 0)
+    rate_limit_per_address: Limit = NO_LIMIT
+    rate_limit_per_token: Limit = NO_LIMIT
+    match_creation_limit: Limit = NO_LIMIT
     # Where limits count: memory:// (per worker process) or a shared store such as redis://host:6379.
     rate_limit_storage: str = "memory://"
     # Disputes one filer (a seat, or the organizer) may file in one match.

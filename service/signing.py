@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import pathlib
 from collections.abc import Callable
 
 from cryptography.exceptions import InvalidSignature
@@ -42,7 +43,11 @@ class Signer:
     def load(cls, data_dir: str, configured: str | None = None, previous: tuple[str, ...] = ()) -> Signer:
         """The configured key, or the one under the data directory (created on first start)."""
         if configured:
-            pem = configured.encode() if configured.lstrip().startswith("-----BEGIN") else open(configured, "rb").read()
+            pem = (
+                configured.encode()
+                if configured.lstrip().startswith("-----BEGIN")
+                else pathlib.Path(configured).read_bytes()
+            )
             return cls(_private_from_pem(pem), previous)
         path = os.path.join(data_dir, KEY_FILE)
         if os.path.exists(path):
@@ -106,7 +111,8 @@ class Signer:
 def _private_from_pem(pem: bytes) -> Ed25519PrivateKey:
     key = serialization.load_pem_private_key(pem, password=None)
     if not isinstance(key, Ed25519PrivateKey):
-        raise ValueError("the signing key must be an Ed25519 private key")
+        # A key of another algorithm is a bad configured value, as an unreadable PEM is (ValueError).
+        raise ValueError("the signing key must be an Ed25519 private key")  # noqa: TRY004
     return key
 
 

@@ -35,7 +35,9 @@ class View(MethodView):
         response.headers["Vary"] = "Authorization"
         # A past version's view changes when the match ends (its secrets become public) while
         # its version does not, so only the latest view answers If-None-Match with 304.
-        return response.make_conditional(request) if at is None else response
+        if at is None:
+            response.make_conditional(request)  # in place: it turns the response into a 304 when it matches
+        return response
 
 
 class Replay(MethodView):

@@ -1,4 +1,4 @@
-"""The record formulas and the chance derivation are exactly those of API.md and DESIGN.md."""
+"""The record formulas and the chance derivation are exactly those of docs/verification.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reveals open at once (API.md, "Reveals"), for every ruleset in the registry.
+"""Reveals open at once (docs/verification.md, "Reveals and evidence"), for every ruleset in the registry.
 
 When a secret becomes public during play, the record that reveals it names what it opens in
 `public.opens`, and from that version on every viewer — the other seats and spectators alike —

@@ -157,7 +157,7 @@ def needles_for(matches, match_id: str, seat: str | None, static_docs: list) -> 
         known.add([command.body() for command in match.ruleset.legal_commands(match.state, seat)])
         known.add([choice.body() for choice in match.ruleset.legal_choices(match.state, seat)])
     for record in records:
-        # The record as the viewer receives it (API.md, "The event record").
+        # The record as the viewer receives it (docs/verification.md, "The event record").
         form = {"version": record.originator_version, "kind": record.kind, "public": record.public,
                 "commitment": record.commitment, "audience": record.audience, "chain": record.chain}
         if _visible(record, seat, revealed) and record.secret is not None:

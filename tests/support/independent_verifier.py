@@ -1,4 +1,4 @@
-"""A match-export verifier written only from API.md and DESIGN.md.
+"""A match-export verifier written only from the specification in docs/verification.md.
 
 It deliberately imports nothing from the product: it is the check a tournament organizer's
 own tool would make, so a product bug in the record formulas cannot hide itself here.

@@ -32,7 +32,7 @@ def endpoint_bodies(client, match_id: str, token: str | None, version: int) -> d
 
 
 def revealed_versions(records) -> set[int]:
-    """Versions some record has revealed to everyone (its public `opens`, API.md "Reveals")."""
+    """Versions some record has revealed to everyone (its public `opens`, docs/verification.md)."""
     return {v for record in records for v in record.public.get("opens", [])}
 
 
