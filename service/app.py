@@ -44,6 +44,7 @@ def build_gambit(settings: Settings) -> Gambit:
         seal_key=signer.derived_key("snapshot-seal"),
         on_integrity_problem=alerts.raise_alert,
         max_disputes_per_filer=settings.max_disputes_per_filer,
+        recent_matches=settings.recent_matches,
     )
     # The stream watcher polls the notification log (both stores), or on PostgreSQL may LISTEN.
     listen = settings.stream_watch == "listen" and env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"

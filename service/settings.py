@@ -14,6 +14,7 @@ DEFAULT_ADDRESS_LIMIT = "100/400"
 DEFAULT_TOKEN_LIMIT = "50/200"
 DEFAULT_MATCH_CREATION_LIMIT = "0.5/120"
 DEFAULT_MAX_DISPUTES_PER_FILER = 20
+DEFAULT_RECENT_MATCHES = 256
 DEFAULT_MAX_STREAMS = 2000
 DEFAULT_MAX_STREAMS_PER_CLIENT = 16
 NO_LIMIT = Limit(0, 0)
@@ -38,6 +39,8 @@ class Settings:
     rate_limit_storage: str = "memory://"
     # Disputes one filer (a seat, or the organizer) may file in one match.
     max_disputes_per_filer: int = DEFAULT_MAX_DISPUTES_PER_FILER
+    # Matches a worker keeps in memory to bring up to date rather than rebuild on each request (0: none).
+    recent_matches: int = DEFAULT_RECENT_MATCHES
     # Open SSE streams per process, and per client address within it (0: no cap).
     max_streams: int = DEFAULT_MAX_STREAMS
     max_streams_per_client: int = DEFAULT_MAX_STREAMS_PER_CLIENT
@@ -66,6 +69,7 @@ class Settings:
             match_creation_limit=Limit.parse(env.get("GAMBIT_MATCH_CREATION_LIMIT", DEFAULT_MATCH_CREATION_LIMIT)),
             rate_limit_storage=env.get("GAMBIT_RATE_LIMIT_STORAGE") or "memory://",
             max_disputes_per_filer=int(env.get("GAMBIT_MAX_DISPUTES_PER_FILER", DEFAULT_MAX_DISPUTES_PER_FILER)),
+            recent_matches=int(env.get("GAMBIT_RECENT_MATCHES", DEFAULT_RECENT_MATCHES)),
             max_streams=int(env.get("GAMBIT_MAX_STREAMS", DEFAULT_MAX_STREAMS)),
             max_streams_per_client=int(env.get("GAMBIT_MAX_STREAMS_PER_CLIENT", DEFAULT_MAX_STREAMS_PER_CLIENT)),
             stream_watch=_one_of(env, "GAMBIT_STREAM_WATCH", ("poll", "listen"), "poll"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+from uuid import UUID
 
 import pytest
 
@@ -120,3 +121,19 @@ def test_keeping_no_matches_loads_the_same_match(database_url):
         assert app.match(match_id).state == _replayed(app, match_id).state
     finally:
         app.close()
+
+
+def test_the_service_keeps_as_many_recent_matches_as_configured(tmp_path):
+    from service.app import build_gambit
+    from service.settings import Settings
+
+    assert Settings.from_env({}).recent_matches == 256
+    settings = Settings.from_env({"GAMBIT_RECENT_MATCHES": "0", "GAMBIT_DATA_DIR": str(tmp_path)})
+    assert settings.recent_matches == 0
+    gambit = build_gambit(settings)
+    try:
+        match_id = _started(gambit.matches)
+        gambit.matches.match(match_id)
+        assert gambit.matches._recent.get(UUID(match_id)) is None
+    finally:
+        gambit.close()
