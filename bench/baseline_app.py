@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import runpy
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -59,7 +59,7 @@ class SnapshottingStore(Store):
     """The library application snapshotting every SNAPSHOT_INTERVAL versions, as the service does."""
 
     name = "baselinesnap"
-    snapshotting_intervals = {Counter: SNAPSHOT_INTERVAL}
+    snapshotting_intervals: ClassVar[dict[type, int]] = {Counter: SNAPSHOT_INTERVAL}
 
 
 def store_class(snapshots: bool | None = None) -> type[Store]:

@@ -118,19 +118,22 @@ def measure(target: str, followers: int, bots: int, duration: float) -> dict:
     """Both phases on a fresh store of one backend (`postgres:listen` watches with LISTEN/NOTIFY)."""
     backend, _, watch = target.partition(":")
     os.environ["GAMBIT_STREAM_WATCH"] = watch or "poll"
-    with tempfile.TemporaryDirectory() as tmp, store_url(backend, tmp) as url:
-        with serve("gambit", url, os.path.join(tmp, "data")) as base:
-            without = _phase(base, bots, duration)
-            match_ids = _running_matches(base, MATCHES)
-            opened = time.monotonic()
-            sockets = _open_followers(base, match_ids, followers)
-            try:
-                with_followers = _phase(base, bots, duration)
-                with_followers["followers_open_at_end"] = _still_open(sockets)
-                with_followers["followers_opened_in_s"] = round(time.monotonic() - opened, 1)
-            finally:
-                for sock in sockets:
-                    sock.close()
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        store_url(backend, tmp) as url,
+        serve("gambit", url, os.path.join(tmp, "data")) as base,
+    ):
+        without = _phase(base, bots, duration)
+        match_ids = _running_matches(base, MATCHES)
+        opened = time.monotonic()
+        sockets = _open_followers(base, match_ids, followers)
+        try:
+            with_followers = _phase(base, bots, duration)
+            with_followers["followers_open_at_end"] = _still_open(sockets)
+            with_followers["followers_opened_in_s"] = round(time.monotonic() - opened, 1)
+        finally:
+            for sock in sockets:
+                sock.close()
     ratio = (with_followers["command_p99_ms"] or 0) / (without["command_p99_ms"] or 1)
     return {"backend": f"{backend} ({watch or 'poll'})", "followers": followers, "bots": bots, "without": without,
             "with": with_followers, "p99_ratio": round(ratio, 2)}
@@ -162,8 +165,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _table(results: list[dict]) -> list[str]:
-    rows = ["| store | followers | commands/s (0 → N) | command p99 ms (0 → N) | p99 ratio (target ≤ 2) | "
-            "/healthz p99 / worst ms with N (target < 100) | followers open at the end |",
+    rows = [("| store | followers | commands/s (0 → N) | command p99 ms (0 → N) | p99 ratio (target ≤ 2) | "
+             "/healthz p99 / worst ms with N (target < 100) | followers open at the end |"),
             "|---|---|---|---|---|---|---|"]
     for r in results:
         a, b = r["without"], r["with"]
@@ -178,10 +181,10 @@ def _write_page(args: argparse.Namespace, table: list[str], load_before: tuple, 
     page = [
         "# Idle SSE followers: what a thousand cost",
         "",
-        f"`make bench-followers` (`python -m bench.followers --followers {args.followers} --bots {args.bots} "
-        f"--duration {args.duration:g}`), {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, on this 2-core "
-        f"machine; load average {load_before[0]:.2f} before and {load_after[0]:.2f} after the run (other work "
-        "shares the machine: compare the two phases of one run, not runs).",
+        (f"`make bench-followers` (`python -m bench.followers --followers {args.followers} --bots {args.bots} "
+         f"--duration {args.duration:g}`), {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, on this 2-core "
+         f"machine; load average {load_before[0]:.2f} before and {load_after[0]:.2f} after the run (other work "
+         "shares the machine: compare the two phases of one run, not runs)."),
         "",
         *table,
         "",

@@ -9,8 +9,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -93,32 +93,30 @@ def serve(kind: str, database_url: str, data_dir: str, optimize: bool = False,
     if optimize:
         env["PYTHONOPTIMIZE"] = "1"
     module = "service.cli" if kind == "gambit" else "bench.baseline_app"
-    log = open(os.path.join(data_dir, f"{kind}-server.log"), "a")
-    process = None
-    # A server that fails to come up (a port taken between free_port() and bind, a store
-    # briefly refusing connections on a shared machine) is retried on a new port.
-    for attempt in range(3):
-        port = free_port()
-        command = [sys.executable, "-m", module] + (["serve"] if kind == "gambit" else []) + ["--port", str(port)]
-        if workers is not None:
-            command += ["--workers", str(workers)]
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while not _healthy(port) and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(1.0)  # every worker booted (one that fails to boot takes the master down)
-        if process.poll() is None and _healthy(port):
-            break
-        _stop(process)
-        log.flush()
-        with open(log.name) as handle:
-            tail = handle.read()[-600:]
-        print(f"[bench] {kind} server attempt {attempt + 1} failed to start:\n{tail}", file=sys.stderr, flush=True)
-    else:
-        log.close()
-        raise RuntimeError(f"{kind} server did not come up after 3 attempts; see {log.name}")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        _stop(process)
-        log.close()
+    with open(os.path.join(data_dir, f"{kind}-server.log"), "a") as log:
+        process = None
+        # A server that fails to come up (a port taken between free_port() and bind, a store
+        # briefly refusing connections on a shared machine) is retried on a new port.
+        for attempt in range(3):
+            port = free_port()
+            command = [sys.executable, "-m", module] + (["serve"] if kind == "gambit" else []) + ["--port", str(port)]
+            if workers is not None:
+                command += ["--workers", str(workers)]
+            process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            deadline = time.monotonic() + 60
+            while not _healthy(port) and process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(1.0)  # every worker booted (one that fails to boot takes the master down)
+            if process.poll() is None and _healthy(port):
+                break
+            _stop(process)
+            log.flush()
+            with open(log.name) as handle:
+                tail = handle.read()[-600:]
+            print(f"[bench] {kind} server attempt {attempt + 1} failed to start:\n{tail}", file=sys.stderr, flush=True)
+        else:
+            raise RuntimeError(f"{kind} server did not come up after 3 attempts; see {log.name}")
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            _stop(process)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 from urllib.parse import urlparse
 
 POSTGRES_URL = os.environ.get("GAMBIT_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")

@@ -36,7 +36,7 @@ def postgres_schema_url() -> tuple[str, callable]:
     base = postgres_url()
     try:
         conn = _connect(base)
-    except Exception as exc:  # any connection failure: the server is not there
+    except Exception as exc:  # noqa: BLE001 - any connection failure: the server is not there
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI must run the PostgreSQL tests, but no server answers at {base}: {exc}")
         pytest.skip(f"no PostgreSQL server at {base} (set GAMBIT_TEST_POSTGRES_URL): {exc}")

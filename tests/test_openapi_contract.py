@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 import uuid
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
@@ -49,14 +49,14 @@ PLUMBING_HEADERS = {"authorization", "content-type", "content-length", "host", "
 
 # ----- the spec --------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def spec() -> dict:
     """The parsed spec (parsed once; tests never mutate it)."""
     with SPEC_PATH.open(encoding="utf-8") as handle:
         return yaml.safe_load(handle)
 
 
-@lru_cache(maxsize=None)
+@cache
 def registry() -> Registry:
     """A registry in which the whole spec is one resource, so `#/components/...` refs resolve."""
     return Registry().with_resource(SPEC_URI, Resource.from_contents(spec(), default_specification=DRAFT202012))
@@ -218,7 +218,7 @@ def sse_frames(text: str) -> list[dict]:
             if not line or line.startswith(":"):
                 continue
             name, _, value = line.partition(":")
-            value = value[1:] if value.startswith(" ") else value
+            value = value.removeprefix(" ")
             frame[name] = frame[name] + "\n" + value if name in frame else value
         if frame:
             frames.append(frame)
@@ -601,7 +601,7 @@ def _play_until_a_ruling(api, base: str, tokens: dict, rng: random.Random) -> li
         summary = api.get(base).get_json()
         if summary["status"] != "active":
             break
-        seat = sorted(summary["to_act"])[0]
+        seat = min(summary["to_act"])
         options = api.get(f"{base}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"]
         body = rng.choice([o for o in options if o["type"] == "call_final_gambit"] or options)
         assert api.post(f"{base}/commands", json=body, headers=auth(tokens[seat])).status_code == 201

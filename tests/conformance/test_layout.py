@@ -101,8 +101,8 @@ def test_no_domain_module_imports_itself_through_a_cycle():
              for name, path in modules.items()}
     # A package's __init__ importing its own submodules is how it exports them, not a cycle: only
     # a submodule importing its package (or a sibling that leads back) closes one.
-    for name in graph:
-        graph[name] = {dep for dep in graph[name] if not (dep.startswith(name + ".") and modules[name].name == "__init__.py")}
+    for name, deps in graph.items():
+        graph[name] = {dep for dep in deps if not (dep.startswith(name + ".") and modules[name].name == "__init__.py")}
     state: dict[str, int] = {}
     cycle: list[str] = []
 

@@ -53,9 +53,11 @@ def start_server(tmp_path, database_url: str | None, workers: int,
     if database_url is not None:
         env["GAMBIT_DATABASE_URL"] = database_url
     # Output goes to a file: an undrained pipe fills with the access log and stalls every worker.
-    log = open(tmp_path / "serve.log", "w")
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                                "--workers", str(workers)], env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    # The server holds its own copy of the descriptor, so ours can close once it has started.
+    with open(tmp_path / "serve.log", "w") as log:
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+                                    "--workers", str(workers)],
+                                   env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
     process.log_path = tmp_path / "serve.log"
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

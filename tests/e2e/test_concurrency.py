@@ -3,6 +3,7 @@ every chain verifies, and the losers of a race get 409 (or 412 with If-Match) an
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 import urllib.request
@@ -114,7 +115,7 @@ def test_eight_clients_racing_on_one_match_get_409_or_412_and_succeed_on_retry(s
         thread.join(timeout=300)
     versions = [r["version"] for r in call(base, "GET", f"/matches/{match_id}/events?limit=500")[1]["events"]]
     spans = sorted((first, last) for first, last, _ in acknowledged)
-    for (first, last), (next_first, _) in zip(spans, spans[1:]):
+    for (first, last), (next_first, _) in itertools.pairwise(spans):
         assert last < next_first, "two acknowledged commands never share a version"
     assert all(set(range(first, last + 1)) <= set(versions) for first, last in spans)
     assert versions == list(range(1, len(versions) + 1))

@@ -31,9 +31,13 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
-from schemathesis.specs.openapi.checks import (content_type_conformance, negative_data_rejection,
-                                               response_headers_conformance, response_schema_conformance,
-                                               status_code_conformance)
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from service.app import create_app
 from service.settings import Settings
@@ -88,7 +92,7 @@ class World:
             match = matches.match(disputed)
             if rulings() or match.status != "active":
                 break
-            seat = sorted(match.to_act())[0]
+            seat = min(match.to_act())
             options = match.ruleset.legal_commands(match.state, seat)
             calls = [o for o in options if o.type == "call_final_gambit"]
             matches.act(disputed, seat, calls[0] if calls else rng.choice(options))

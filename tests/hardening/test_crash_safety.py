@@ -24,6 +24,7 @@ import os
 import random
 import shutil
 import signal
+import subprocess
 import threading
 import time
 import urllib.request
@@ -147,7 +148,7 @@ def _stop(process) -> None:
     process.terminate()
     try:
         process.wait(timeout=30)
-    except Exception:
+    except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=10)
 
@@ -215,7 +216,7 @@ def test_a_worker_killed_mid_load_loses_no_acknowledged_command(store, tmp_path,
     base, process = start_server(tmp_path, database_url, workers=2)
     try:
         stored_records = 0
-        for match_id, info in ledger.matches.items():
+        for match_id in ledger.matches:
             status, summary = call(base, "GET", f"/matches/{match_id}")
             assert status == 200, f"acknowledged match {match_id} is gone: {summary}"
             records, after = [], 0

@@ -401,7 +401,7 @@ class Hunt:
 
     def _some_type(self) -> str:
         if self.command_type is None:
-            self.command_type = sorted(cls.type for cls in self.matches.match(self.match_id).ruleset.COMMANDS)[0]
+            self.command_type = min(cls.type for cls in self.matches.match(self.match_id).ruleset.COMMANDS)
         return self.command_type
 
 

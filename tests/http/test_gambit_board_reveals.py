@@ -14,10 +14,17 @@ import random
 
 import pytest
 
-from domain.rulesets.gambit_board import bluffs
 from domain import rulesets
-from domain.rulesets.gambit_board.commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze,
-                                                   MovePiece, Reassign)
+from domain.rulesets.gambit_board import bluffs
+from domain.rulesets.gambit_board.commands import (
+    Accept,
+    AssignPowers,
+    CallBluff,
+    ChooseLoss,
+    ClaimKamikaze,
+    MovePiece,
+    Reassign,
+)
 from domain.rulesets.gambit_board.powers import power_type
 from tests.conformance.test_reveals import next_move
 from tests.support.api import auth, create_match, join_all
@@ -130,7 +137,7 @@ def test_a_verdict_its_evidence_contradicts_is_not_verified(client, app, organiz
 
 def test_a_sealed_evidence_contradicting_its_verdict_is_not_verified(client, app, organizer, monkeypatch):
     matches = app.extensions["gambit"].matches
-    match_id, tokens = _match(client, organizer)
+    match_id, _tokens = _match(client, organizer)
     _play(matches, match_id, ("south", AssignPowers(powers=SOUTH)), ("north", AssignPowers(powers=NORTH)),
           ("south", MovePiece(piece="S1", to="b2", claims=("diagonal",))))
     with monkeypatch.context() as patch:

@@ -31,7 +31,7 @@ def _play(client, config: dict, rng: random.Random) -> tuple[str, dict]:
 def test_every_sealed_play_is_audited_as_a_verified_bluff_call(client):
     rng = random.Random(7)
     for config in ({"mode": "gambit"}, {"mode": "throwdown", "pilots": {"p1": {}, "p2": {}}}):
-        mid, tokens = _play(client, config, rng)
+        mid, _tokens = _play(client, config, rng)
         calls = client.get(f"/matches/{mid}/audit/bluffs").get_json()["calls"]
         kinds = {c["kind"] for c in calls}
         assert kinds == ({"threshold"} if config["mode"] == "gambit" else {"initiative"})
@@ -102,7 +102,7 @@ def test_both_sealed_initiative_cards_are_audited_before_their_reveal(client, ap
     tokens = join_all(client, match)
     for _ in range(200):
         summary = client.get(f"/matches/{mid}").get_json()
-        seat = sorted(summary["to_act"])[0]
+        seat = min(summary["to_act"])
         commands = legal_options(client, mid, tokens[seat], rng)
         if any(c["type"] == "reveal_initiative" for c in commands):
             break

@@ -71,7 +71,7 @@ def test_a_gambit_of_each_outcome_is_played_and_its_threshold_verifies(client):
             outcomes = [c for c in commands if c["type"] == "choose_outcome" and c["outcome"] in wanted]
             return outcomes[0] if outcomes else _toward_a_rumble(rng, commands)
 
-        mid, kinds = _play(client, {"mode": "gambit", "pilots": THREE_PILOTS}, choose, seed)
+        mid, _kinds = _play(client, {"mode": "gambit", "pilots": THREE_PILOTS}, choose, seed)
         outcome = client.get(f"/matches/{mid}/events?limit=500").get_json()["events"]
         resolved = next(e for e in outcome if e["kind"] == "GambitResolved")["public"]["outcome"]
         if resolved not in seen:

@@ -7,8 +7,8 @@ import itertools
 import random
 
 from domain.choices import admits_body, random_body
-from domain.rulesets.gambit_tcg import AssignBlockers
 from domain.ruleset import RuleViolation
+from domain.rulesets.gambit_tcg import AssignBlockers
 from tests.support.api import auth, create_match, join_all
 
 # Units only, none with Guard, and cheap spells and items: every position of the scripted game

@@ -139,7 +139,7 @@ def test_only_the_organizer_rules_and_a_dispute_is_ruled_once(client, tournament
 
 def test_a_dispute_must_name_a_bluff_call_and_needs_credentials(client, tournament):
     tournament_id, key = tournament
-    mid, tokens, _ = _finished_with_call(client, tournament_id)
+    mid, _tokens, _ = _finished_with_call(client, tournament_id)
     bad = client.post(f"/matches/{mid}/disputes", json={"call_version": 2, "reason": "x"}, headers=auth(key))
     assert bad.status_code == 422 and bad.get_json()["rule"] == "unknown_call"
     assert client.post(f"/matches/{mid}/disputes", json={"call_version": 2, "reason": "x"}).status_code == 401

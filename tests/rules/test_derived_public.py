@@ -129,7 +129,7 @@ MUST_SEE = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def played(ruleset_id: str, index: int, resign_after: int = 400) -> Game:
     """One finished random playout of a case, recorded at the versions the match gives (creation, joins first)."""
     config, seed, options, prefer = CASES[ruleset_id][index]
@@ -181,7 +181,7 @@ def replay(game: Game, events: list[Event] | None = None, *, public: bool = True
         try:
             secret = ruleset.derived_secret(state, event)
             fixed = ruleset.derived_public(state, event) if public else None
-        except Exception as exc:  # as in the verifier, a record that breaks the rules' reading is a finding
+        except Exception as exc:  # noqa: BLE001 - as in the verifier, a record the rules cannot read is a finding
             out.failure = ("replay", event.version, repr(exc))
             return out
         assert json.dumps(state, sort_keys=True) == before, f"derived_public changed the state at {event.kind}"
@@ -198,7 +198,7 @@ def replay(game: Game, events: list[Event] | None = None, *, public: bool = True
         out.derived.append((event, fixed))
         try:
             state = ruleset.evolve(state, event)
-        except Exception as exc:  # a forged record may break the fold (the verifier reports it there)
+        except Exception as exc:  # noqa: BLE001 - a forged record may break the fold (the verifier reports it there)
             out.failure = ("replay", event.version, repr(exc))
             return out
     return out

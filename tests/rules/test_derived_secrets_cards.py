@@ -57,7 +57,7 @@ CASES = {
 SEEDS = range(4)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def played(case: str, seed: int) -> Game:
     """One finished random playout of a case (cached: several tests read the same games)."""
     ruleset, config, options, prefer = CASES[case]

@@ -15,8 +15,17 @@ from domain.chance import Chance, Drawn
 from domain.ruleset import ConfigError, RuleViolation, Viewer, config_from_dict, copy_state
 from domain.rulesets import dragons_gambit as dg
 from domain.rulesets.dragons_gambit import (
-    AddToken, BlindSwap, CallFinalGambit, DiscardDrawnCard, DrawCard, PeekCards, PeekOtherCard, PeekOwnCard,
-    SkipAbility, SwapDrawnCard, TakeDiscard,
+    AddToken,
+    BlindSwap,
+    CallFinalGambit,
+    DiscardDrawnCard,
+    DrawCard,
+    PeekCards,
+    PeekOtherCard,
+    PeekOwnCard,
+    SkipAbility,
+    SwapDrawnCard,
+    TakeDiscard,
 )
 from tests.support.harness import Game, start
 

@@ -95,7 +95,7 @@ def test_random_playouts_keep_the_invariants_and_replay_exactly():
     for match in range(1000):
         step = [0]
 
-        def check(game: Game) -> None:
+        def check(game: Game, step: list[int] = step) -> None:
             check_invariants(game)
             step[0] += 1
             if step[0] % 23 == 0:
@@ -182,7 +182,7 @@ def test_views_never_show_a_card_the_viewer_may_not_know():
     for match in range(60):
         witnesses: dict[str, Witness] = {}
 
-        def check(game: Game) -> None:
+        def check(game: Game, witnesses: dict[str, Witness] = witnesses) -> None:
             if not witnesses:
                 witnesses.update({seat: Witness(seat) for seat in game.seats})
             check_views(game, witnesses)

@@ -8,10 +8,16 @@ import pytest
 
 from domain.ruleset import Viewer, passes
 from domain.rulesets import dragons_gambit as dg
-from domain.rulesets.dragons_gambit.rules import check_final_gambit
 from domain.rulesets.dragons_gambit import (
-    CallFinalGambit, DiscardDrawnCard, DrawCard, PeekOwnCard, SkipAbility, SwapDrawnCard, TakeDiscard,
+    CallFinalGambit,
+    DiscardDrawnCard,
+    DrawCard,
+    PeekOwnCard,
+    SkipAbility,
+    SwapDrawnCard,
+    TakeDiscard,
 )
+from domain.rulesets.dragons_gambit.rules import check_final_gambit
 from tests.rules.test_dragons_gambit import HIGH, LOW, SPECTATOR, own_grid, plain_turn, rigged, seat_view, violation
 from tests.support.harness import start
 

@@ -7,8 +7,17 @@ import pytest
 
 from domain.ruleset import Event, RuleViolation, Viewer
 from domain.rulesets import gambit_board as gb
-from domain.rulesets.gambit_board.commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze,
-                                                   ClaimMoat, Detect, MovePiece, Reassign)
+from domain.rulesets.gambit_board.commands import (
+    Accept,
+    AssignPowers,
+    CallBluff,
+    ChooseLoss,
+    ClaimKamikaze,
+    ClaimMoat,
+    Detect,
+    MovePiece,
+    Reassign,
+)
 from domain.rulesets.gambit_board.flow import on_board
 from tests.rules.gambit_board_scenarios import arrange, kinds, new_game, slot_record, square_of
 from tests.support.harness import start
@@ -367,7 +376,7 @@ def test_roll_mode_reassignment_rolls_one_secret_die_and_five_or_six_is_wild(wil
         assert offered == {face}
         other = next(p for p in ("diagonal", "ghost", "sidewinder", "bulldozer") if p != face)
         assert rule_of(game, "south", Reassign(power=other, piece="S4")) == "power_not_allowed"
-    reassigned, *slots = game.act("south", Reassign(power=sorted(offered)[0], piece="S4"))
+    reassigned, *slots = game.act("south", Reassign(power=min(offered), piece="S4"))
     assert game.state["assignment_version"]["south"] == reassigned.version
     assert {e.public["piece"] for e in slots} == set(on_board(game.state, "south"))
 

@@ -16,15 +16,30 @@ import pytest
 from domain.choices import Choice
 from domain.ruleset import RuleViolation, Viewer, config_from_dict
 from domain.rulesets import gambit_board as gb
-from domain.rulesets.gambit_board.commands import (Accept, CallBluff, ChooseLoss, ChoosePlayerPower, DeclineJuggernaut,
-                                                   Detect, MovePiece, Resign, UseMagician, UseSensei, UseWitchDoctor)
+from domain.rulesets.gambit_board.commands import (
+    Accept,
+    CallBluff,
+    ChooseLoss,
+    ChoosePlayerPower,
+    DeclineJuggernaut,
+    Detect,
+    MovePiece,
+    Resign,
+    UseMagician,
+    UseSensei,
+    UseWitchDoctor,
+)
 from domain.rulesets.gambit_board.powers import ALL_POWERS, PLAYER_POWERS
 from domain.verification import verify_export
 from tests.rules.gambit_board_scenarios import new_game, settle, square_of, walk
 from tests.rules.test_derived_public import replay
 from tests.rules.test_derived_secrets import export_lines
-from tests.rules.test_gambit_board_playouts import (check_all_listed_commands, check_hidden_information,
-                                                    check_invariants, choose)
+from tests.rules.test_gambit_board_playouts import (
+    check_all_listed_commands,
+    check_hidden_information,
+    check_invariants,
+    choose,
+)
 from tests.support.harness import Game, start
 
 PP = {"player_powers": True}

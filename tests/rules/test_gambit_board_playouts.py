@@ -13,10 +13,9 @@ from collections import Counter
 from domain.ruleset import Viewer
 from domain.rulesets import gambit_board as gb
 from domain.rulesets.gambit_board import board as geo
-from domain.rulesets.gambit_board.commands import (Accept, CallBluff, ClaimKamikaze, ClaimMoat, Detect, MovePiece,
-                                                   Resign)
-from domain.rulesets.gambit_board.powers import ACTION, MOVEMENT
+from domain.rulesets.gambit_board.commands import Accept, CallBluff, ClaimKamikaze, ClaimMoat, Detect, MovePiece, Resign
 from domain.rulesets.gambit_board.flow import current_step
+from domain.rulesets.gambit_board.powers import ACTION, MOVEMENT
 from tests.support.harness import random_playout, start
 
 GAMES = 1000
@@ -93,7 +92,7 @@ def check_hidden_information(state: dict) -> None:
                            (Viewer("spectator"), ["south", "north"])):
         seen = gb.view(state, viewer)
         assert gb.view(scrambled(state, hidden), viewer) == seen
-        for piece, entry in seen["pieces"].items():
+        for entry in seen["pieces"].values():
             assert ("powers" in entry) == (entry["seat"] not in hidden)
 
 

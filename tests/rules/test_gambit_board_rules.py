@@ -10,11 +10,29 @@ import pytest
 
 from domain.ruleset import Command, ConfigError, RuleViolation, Viewer, config_from_dict
 from domain.rulesets import gambit_board as gb
-from domain.rulesets.gambit_board.commands import (Accept, AssignPowers, CallBluff, ChooseLoss, ClaimKamikaze,
-                                                   ClaimMoat, Detect, MovePiece, Reassign, Resign)
-from tests.rules.gambit_board_scenarios import (NORTH, SOUTH, arrange, kinds, new_game, slot_record, square_of,
-                                               state_before)
+from domain.rulesets.gambit_board.commands import (
+    Accept,
+    AssignPowers,
+    CallBluff,
+    ChooseLoss,
+    ClaimKamikaze,
+    ClaimMoat,
+    Detect,
+    MovePiece,
+    Reassign,
+    Resign,
+)
 from domain.verification import verify_export
+from tests.rules.gambit_board_scenarios import (
+    NORTH,
+    SOUTH,
+    arrange,
+    kinds,
+    new_game,
+    slot_record,
+    square_of,
+    state_before,
+)
 from tests.rules.test_derived_secrets import export_lines, playout
 from tests.support.harness import start
 

@@ -11,7 +11,7 @@ import pytest
 
 from domain.ruleset import RuleViolation, Viewer
 from domain.rulesets import gambit_board as gb
-from domain.rulesets.gambit_board.commands import (Accept, CallBluff, ClaimMoat, Detect, MovePiece, Resign)
+from domain.rulesets.gambit_board.commands import Accept, CallBluff, ClaimMoat, Detect, MovePiece, Resign
 from domain.rulesets.gambit_board.powers import TYPES
 from tests.rules.gambit_board_scenarios import new_game, settle, square_of, walk
 

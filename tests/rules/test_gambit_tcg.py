@@ -289,7 +289,7 @@ def test_draw_phase_draws_up_to_the_max_hand_size_of_5():
     play(game, "p1", c("p1", 1))  # pays by discarding p1-05: 3 cards left
     events = game.act("p1", EndPhase())
     events = game.act("p1", EndPhase())
-    drawn = [e for e in events if e.kind == "CardsDrawn"][0]
+    drawn = next(e for e in events if e.kind == "CardsDrawn")
     assert drawn.public["cards"] == [c("p1", 6), c("p1", 7)] and drawn.audience == ("p1",)
     assert len(game.state["players"]["p1"]["hand"]) == 5
 

@@ -73,7 +73,7 @@ def test_pilot_flip_takes_the_top_of_the_pilot_deck():
 
 def test_reveal_carries_the_bluff_call_and_opens_the_sealed_record():
     game = gambit({"coach": [THRESHOLD], "p1": ["P.10H", "P.3C", "P.4C"]})
-    [sealed] = seal(game)
+    [_sealed] = seal(game)
     sealed_version = game.events[-1].version
     events = game.act("p1", gc.PlayCard("P.3C"))
     reveal = events[1]

@@ -172,7 +172,7 @@ def test_random_conflicts_keep_the_invariants_and_replay_exactly(mode, pilots):
     for match in range(125):
         step = [0]
 
-        def check(game: Game) -> None:
+        def check(game: Game, step: list[int] = step) -> None:
             """Invariants every step; legal commands and garbage on a sample of states."""
             check_invariants(game)
             step[0] += 1

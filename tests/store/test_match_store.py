@@ -98,7 +98,7 @@ def test_snapshots_are_taken_so_loading_does_not_replay_the_whole_match(matches)
 
 
 def test_a_rejected_command_changes_nothing(matches):
-    match_id, tokens = _started(matches, players=2)
+    match_id, _tokens = _started(matches, players=2)
     before = matches.match(match_id)
     waiting = next(seat for seat in before.seat_order if seat not in before.to_act())
     command = before.ruleset.legal_commands(before.state, before.to_act()[0])[0]

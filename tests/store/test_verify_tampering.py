@@ -370,7 +370,7 @@ def test_an_edited_snapshot_changes_nothing_a_player_sees(settings_for, tmp_path
     snapshots = played.store.raw(match_id, SNAPSHOTS)
     assert snapshots, "a snapshot was taken at version 50"
     version = max(snapshots)
-    seat = sorted(played.tokens)[0]
+    seat = min(played.tokens)
     view_before = played.fresh().get(f"/matches/{match_id}/view", headers=auth(played.tokens[seat])).get_json()
     with caplog.at_level(logging.ERROR, logger="gambit.integrity"):
         played.fresh().get(f"/matches/{match_id}")
