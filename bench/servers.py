@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -55,7 +56,17 @@ def gunicorn_settings() -> dict:
     """The settings both servers run with (deploy/gunicorn.conf.py under this environment)."""
     import runpy
 
-    conf = runpy.run_path(os.path.join(ROOT, "deploy", "gunicorn.conf.py"))
+    # The file names a metrics directory in the environment of the process that reads it (a server's
+    # master); reading it here must leave the benchmark's own environment, and its servers', alone.
+    before = dict(os.environ)
+    try:
+        conf = runpy.run_path(os.path.join(ROOT, "deploy", "gunicorn.conf.py"))
+    finally:
+        made = os.environ.get("GAMBIT_OWN_METRICS_DIR")
+        os.environ.clear()
+        os.environ.update(before)
+        if made and made != before.get("PROMETHEUS_MULTIPROC_DIR"):
+            shutil.rmtree(made, ignore_errors=True)
     return {key: conf.get(key) for key in ("worker_class", "workers", "threads", "worker_connections", "keepalive")}
 
 

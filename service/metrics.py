@@ -36,7 +36,10 @@ class Metrics:
     """The metrics of this server: shared by its workers in multiprocess mode, else this process's own."""
 
     def __init__(self) -> None:
-        self.multiprocess = bool(os.environ.get(MULTIPROCESS_DIR_VARIABLE))
+        # Multiprocess mode only where a server made the directory (deploy/gunicorn.conf.py): a tool
+        # run in a shell that inherited the variable after that server removed it keeps its own.
+        directory = os.environ.get(MULTIPROCESS_DIR_VARIABLE)
+        self.multiprocess = bool(directory) and os.path.isdir(directory or "")
         self.registry = CollectorRegistry()
         if self.multiprocess:
             # Samples live in the directory's files; the scrape reads every worker's from there.

@@ -279,3 +279,13 @@ def test_workers_starting_together_all_sign_with_one_complete_key(tmp_path):
             key_ids = pool.map(_load_key_together, [(str(data_dir), barrier)] * workers)
             assert len(set(key_ids)) == 1
             assert sorted(p.name for p in data_dir.iterdir()) == ["signing-key.pem"], "no draft is left behind"
+
+
+def test_metrics_keep_their_own_registry_when_the_multiprocess_directory_is_gone(monkeypatch, tmp_path):
+    from service.metrics import MULTIPROCESS_DIR_VARIABLE, Metrics
+
+    monkeypatch.setenv(MULTIPROCESS_DIR_VARIABLE, str(tmp_path / "removed-by-its-server"))
+    metrics = Metrics()
+    assert metrics.multiprocess is False
+    monkeypatch.setenv(MULTIPROCESS_DIR_VARIABLE, str(tmp_path))
+    assert Metrics().multiprocess is True
