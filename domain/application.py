@@ -20,7 +20,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError, Application, Repository
 from eventsourcing.persistence import EventStore, IntegrityError
 
-from domain import clock, rulesets
+from domain import clock, reveals, rulesets
 from domain.errors import (
     ConcurrentWrite,
     DisputeRejected,
@@ -543,8 +543,7 @@ class MatchApp(Application):
                 raise MatchNotFound(f"no match {match_id!r}")
             if version is None:
                 self._recent.keep(uuid, match.fresh_copy())
-        reveals, key = self.reveals, match.match_id
-        match.attach_reveals(lambda opened, known: reveals.revealed_at(key, opened, known))
+        reveals.bind(match.match_id, self.reveals)
         if version is None and self._on_integrity_problem is not None:
             problem = self.integrity_problem(match)
             if problem is not None:

@@ -17,7 +17,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from domain import clock, rulesets
+from domain import clock, reveals, rulesets
 from domain.chance import Chance
 from domain.clock import CLOCK_EXPIRED, CLOCK_KINDS, CLOCK_PAUSED, CLOCK_RESUMED, TIME_ADDED
 from domain.errors import DisputeRejected
@@ -59,7 +59,7 @@ _FOLDING_NEW_RECORD: ContextVar[bool] = ContextVar("gambit_folding_new_record", 
 
 
 # The aggregate's attributes that are not JSON: immutable ones a copy shares, and the pending events.
-_SHARED = ("_id", "_created_on", "_modified_on", "_reveal_lookup")
+_SHARED = ("_id", "_created_on", "_modified_on")
 _NOT_JSON = frozenset((*_SHARED, "_pending_events"))
 
 
@@ -77,8 +77,6 @@ class Match(Aggregate):
     """A match of one ruleset: seats, chance, the chain head and the ruleset's state."""
 
     TOPIC = "gambit:Match"
-    # Set per loaded instance by the application (never an instance attribute of a snapshot).
-    _reveal_lookup: Callable[[int, int], int | None] | None = None
 
     class Created(Aggregate.Created):
         """The first record: MatchCreated."""
@@ -256,14 +254,11 @@ class Match(Aggregate):
     def revealed_at(self, version: int) -> int | None:
         """The version whose record revealed this version's secret to everyone; None while it is not.
 
-        Answered by the reveal lookup the application attached when it loaded this match (read from
-        the records, domain/reveals.py); a match nobody attached one to reveals nothing early.
+        Answered by the reveal index of the application that loaded this match (read from the
+        records, domain/reveals.py); a match no application loaded reveals nothing early.
         """
-        return None if self._reveal_lookup is None else self._reveal_lookup(version, self.version)
-
-    def attach_reveals(self, lookup: Callable[[int, int], int | None]) -> None:
-        """Give this loaded match its reveal lookup: `lookup(version, as_of_known)` → the revealing version."""
-        self._reveal_lookup = lookup
+        index = reveals.index_of(self.match_id)
+        return None if index is None else index.revealed_at(self.match_id, version, self.version)
 
     def fresh_copy(self) -> Match:
         """An independent copy with nothing pending, for one request to change (the original stays as it is).

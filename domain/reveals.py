@@ -29,6 +29,28 @@ def opened_by(stored: Any) -> list[int]:
     return [v for v in opens if isinstance(v, int) and not isinstance(v, bool) and 0 < v < version]
 
 
+# Which application's index answers for a match: the aggregate itself holds no reference to it, since
+# everything a Match holds goes into its snapshots, and a snapshot holds only JSON. Match ids are
+# UUIDs, so one process-wide map serves several applications (stores) at once.
+_BOUND: OrderedDict[str, RevealIndex] = OrderedDict()
+_BOUND_LOCK = threading.Lock()
+
+
+def bind(match_id: str, index: RevealIndex) -> None:
+    """Say which index answers for a match (its application loaded it just now)."""
+    with _BOUND_LOCK:
+        _BOUND[match_id] = index
+        _BOUND.move_to_end(match_id)
+        while len(_BOUND) > REMEMBERED_MATCHES * 4:
+            _BOUND.popitem(last=False)
+
+
+def index_of(match_id: str) -> RevealIndex | None:
+    """The index that answers for a match, if an application loaded it."""
+    with _BOUND_LOCK:
+        return _BOUND.get(match_id)
+
+
 class _Reveals:
     """One match's reveals as far as `upto`: opened version → the version that opened it."""
 

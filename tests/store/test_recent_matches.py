@@ -137,3 +137,12 @@ def test_the_service_keeps_as_many_recent_matches_as_configured(tmp_path):
         assert gambit.matches._recent.get(UUID(match_id)) is None
     finally:
         gambit.close()
+
+
+def test_a_match_the_application_loaded_holds_only_what_a_snapshot_can_store(two_apps):
+    first, _, _ = two_apps
+    match_id = _started(first)
+    _play(first, match_id, random.Random(4), 5)
+    for match in (first.match(match_id), first.match(match_id).fresh_copy()):
+        snapshot = Match.Snapshot.take(match)
+        assert first.mapper.to_stored_event(snapshot).state
