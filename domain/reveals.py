@@ -52,23 +52,27 @@ def index_of(match_id: str) -> RevealIndex | None:
 
 
 class _Reveals:
-    """One match's reveals as far as `upto`: opened version → the version that opened it."""
+    """What one match's records in (`start`, `upto`] reveal: opened version → the first version that opened it.
 
-    __slots__ = ("opened", "upto")
+    Only a later record can reveal a version, so whether `v` is revealed as of `known` needs the
+    records in (v, known] alone: the span grows backwards and forwards only as far as it is asked.
+    """
 
-    def __init__(self) -> None:
-        self.upto = 0
+    __slots__ = ("opened", "start", "upto")
+
+    def __init__(self, start: int, upto: int) -> None:
+        self.start = start
+        self.upto = upto
         self.opened: dict[int, int] = {}
 
-    def fold(self, records: Iterable[Any]) -> None:
-        """Take in records that follow `upto`, in order."""
+    def take(self, records: Iterable[Any]) -> None:
+        """Take in what stored records reveal (any order; a version keeps its earliest revealer)."""
         for stored in records:
             version = stored.originator_version
-            if version <= self.upto:
-                continue
             for opened in opened_by(stored):
-                self.opened.setdefault(opened, version)
-            self.upto = version
+                earlier = self.opened.get(opened)
+                if earlier is None or version < earlier:
+                    self.opened[opened] = version
 
 
 class RevealIndex:
@@ -84,26 +88,44 @@ class RevealIndex:
     def revealed_at(self, match_id: str, version: int, known_version: int) -> int | None:
         """The version whose record revealed `version` to everyone, looking at records up to `known_version`."""
         with self._lock:
-            reveals = self._entry(match_id)
-            upto = reveals.upto
-        if upto < known_version:
-            records = self._read(match_id, upto, known_version)
+            reveals = self._entry(match_id, version)
+            start, upto = reveals.start, reveals.upto
+        if version < start:
+            earlier = self._read(match_id, version, start)
             with self._lock:
-                reveals.fold(records)
+                reveals.take(earlier)
+                reveals.start = min(reveals.start, version)
+        if upto < known_version:
+            later = self._read(match_id, upto, known_version)
+            with self._lock:
+                reveals.take(later)
+                reveals.upto = max(reveals.upto, known_version)
         return reveals.opened.get(version)
 
     def note(self, match_id: str, records: Iterable[Any]) -> None:
-        """Take in records just saved, when they follow what is known (otherwise they are read when needed)."""
+        """Take in records just saved: they extend what is known when they follow it, or start it.
+
+        A match this process has not asked about yet starts from the write itself, so the answer to a
+        command (its own records, which only its own later records can reveal) reads nothing more.
+        """
         records = list(records)
+        if not records:
+            return
+        first, last = records[0].originator_version, records[-1].originator_version
         with self._lock:
             reveals = self._matches.get(match_id)
-            if reveals is not None and records and records[0].originator_version == reveals.upto + 1:
-                reveals.fold(records)
+            if reveals is None:
+                reveals = self._entry(match_id, first - 1)
+                reveals.upto = first - 1
+            if first == reveals.upto + 1:
+                reveals.take(records)
+                reveals.upto = last
 
-    def _entry(self, match_id: str) -> _Reveals:
+    def _entry(self, match_id: str, version: int) -> _Reveals:
         reveals = self._matches.get(match_id)
         if reveals is None:
-            reveals = self._matches[match_id] = _Reveals()
+            # Nothing known yet: an empty span at `version`, grown by the reads that follow.
+            reveals = self._matches[match_id] = _Reveals(version, version)
             while len(self._matches) > self._remembered:
                 self._matches.popitem(last=False)
         else:

@@ -42,9 +42,11 @@ def _pick(ruleset: str, options: list[dict], rng: random.Random, finish: bool) -
         if attacks:
             return max(attacks, key=lambda o: len(o["attackers"]))
     if ruleset == "gattai-conflict":
-        # Story triggers change nothing on the board; Drives and Omens do.
-        moves = [o for o in calm if o["type"] not in ("record_trigger", "threat_assist")]
-        calm = moves or calm
+        # Story triggers change nothing on the board; Drives and Omens do. A side left with nothing
+        # else must concede (the deal decides): then it does, and `play` deals a new match.
+        board_moves = [o for o in options if o["type"] not in ("record_trigger", "threat_assist")]
+        moves = [o for o in calm if o in board_moves]
+        calm = moves or board_moves or calm
     return rng.choice(calm)
 
 
@@ -52,20 +54,26 @@ def play(server, ruleset: str, until, seed: int = 7, config: dict | None = None,
     """A match of `ruleset` played until `until(spectator view)` holds (or, with until=None, to the end);
     returns (match id, seat tokens, the view it stopped at)."""
     client = server.client
-    match = create_match(client, ruleset, CONFIGS[ruleset] if config is None else config)
-    tokens = join_all(client, match)
-    match_id = match["match_id"]
     rng = random.Random(seed)
-    for _ in range(limit):
-        view = client.get(f"/matches/{match_id}/view").get_json()
-        if view["status"] == "finished" or (until is not None and until(view)):
-            assert until is None or view["status"] == "active", "the match ended before the position was reached"
+    # The server's seed shuffles each match differently: a deal that ends before the position is
+    # reached is followed by a fresh one (a few at most).
+    for _deal in range(5):
+        match = create_match(client, ruleset, CONFIGS[ruleset] if config is None else config)
+        tokens = join_all(client, match)
+        match_id = match["match_id"]
+        for _ in range(limit):
+            view = client.get(f"/matches/{match_id}/view").get_json()
+            if view["status"] == "finished" or (until is not None and until(view)):
+                break
+            seat = rng.choice(sorted(view["to_act"]))
+            body = _pick(ruleset, legal_options(client, match_id, tokens[seat], rng), rng, finish=until is None)
+            response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))
+            assert response.status_code == 201, (body, response.get_json())
+        else:
+            raise AssertionError(f"{ruleset}: the position was not reached in {limit} commands")
+        if until is None or view["status"] == "active":
             return match_id, tokens, view
-        seat = rng.choice(sorted(view["to_act"]))
-        body = _pick(ruleset, legal_options(client, match_id, tokens[seat], rng), rng, finish=until is None)
-        response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))
-        assert response.status_code == 201, (body, response.get_json())
-    raise AssertionError(f"{ruleset}: the position was not reached in {limit} commands")
+    raise AssertionError(f"{ruleset}: five deals ended before the position was reached")
 
 
 def view_at(server, match_id: str, version: int, token: str | None = None) -> dict:

@@ -146,3 +146,38 @@ def test_a_match_the_application_loaded_holds_only_what_a_snapshot_can_store(two
     for match in (first.match(match_id), first.match(match_id).fresh_copy()):
         snapshot = Match.Snapshot.take(match)
         assert first.mapper.to_stored_event(snapshot).state
+
+
+def test_which_records_were_revealed_is_read_only_as_far_back_as_asked(two_apps):
+    from domain.reveals import RevealIndex
+
+    first, _, _ = two_apps
+    # dragons-gambit opens each round's deal when the round ends: play until one has.
+    created = first.create_match("dragons-gambit", {"players": 2, "target_score": 1_000_000})
+    match_id = created.match_id
+    for seat in created.seat_order:
+        first.join(match_id, f"n-{seat}", seat)
+    rng = random.Random(7)
+    while not any(r.public.get("opens") for r in first.records(match_id)):
+        _play(first, match_id, rng, 10)
+    _play(first, match_id, rng, 20)
+    records = first.records(match_id)
+    latest = records[-1].originator_version
+    truth = {}
+    for record in records:
+        for opened in record.public.get("opens", []):
+            truth.setdefault(opened, record.originator_version)
+    assert truth, "the seed's play reveals records"
+    reads: list[tuple[int, int]] = []
+
+    def read(mid: str, after: int, upto: int) -> list:
+        reads.append((after, upto))
+        return first.records(mid, after=after, upto=upto)
+
+    index = RevealIndex(read)
+    newest_half = range(latest // 2, latest + 1)
+    assert {v: index.revealed_at(match_id, v, latest) for v in newest_half} == {v: truth.get(v) for v in newest_half}
+    assert reads[0] == (latest // 2, latest) and all(after >= latest // 2 for after, _ in reads)
+    assert {v: index.revealed_at(match_id, v, latest) for v in range(1, latest + 1)} == {
+        v: truth.get(v) for v in range(1, latest + 1)
+    }
