@@ -9,6 +9,7 @@ once per process and match, then extended as the match grows.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -31,15 +32,16 @@ def opened_by(stored: Any) -> list[int]:
 
 # Which application's index answers for a match: the aggregate itself holds no reference to it, since
 # everything a Match holds goes into its snapshots, and a snapshot holds only JSON. Match ids are
-# UUIDs, so one process-wide map serves several applications (stores) at once.
-_BOUND: OrderedDict[str, RevealIndex] = OrderedDict()
+# UUIDs, so one process-wide map serves several applications (stores) at once. It holds weak
+# references: an application nobody uses any more (and its store's connections) must not be kept.
+_BOUND: OrderedDict[str, weakref.ref[RevealIndex]] = OrderedDict()
 _BOUND_LOCK = threading.Lock()
 
 
 def bind(match_id: str, index: RevealIndex) -> None:
     """Say which index answers for a match (its application loaded it just now)."""
     with _BOUND_LOCK:
-        _BOUND[match_id] = index
+        _BOUND[match_id] = weakref.ref(index)
         _BOUND.move_to_end(match_id)
         while len(_BOUND) > REMEMBERED_MATCHES * 4:
             _BOUND.popitem(last=False)
@@ -48,7 +50,8 @@ def bind(match_id: str, index: RevealIndex) -> None:
 def index_of(match_id: str) -> RevealIndex | None:
     """The index that answers for a match, if an application loaded it."""
     with _BOUND_LOCK:
-        return _BOUND.get(match_id)
+        bound = _BOUND.get(match_id)
+    return None if bound is None else bound()
 
 
 class _Reveals:

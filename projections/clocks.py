@@ -146,6 +146,13 @@ def keep_clocks(
     """
     wake = threading.Event()
     subscribed = _subscribe(keeper, stop, wake)
+
+    def wake_on_stop() -> None:
+        # A stop (SIGTERM) must not wait out the idle sleep: an orchestrator allows a few seconds.
+        stop.wait()
+        wake.set()
+
+    threading.Thread(target=wake_on_stop, daemon=True, name="gambit-clock-stop").start()
     while not stop.is_set():
         try:
             touched = keeper.tick()

@@ -77,10 +77,10 @@ def test_a_dispute_response_holds_only_the_records_its_write_made(client, app, t
     mid, tokens, call_version = _finished_with_call(client, tournament_id, key)
     original = MatchApp.file_dispute
 
-    def racing(self, match_id, call, reason, filed_by):
+    def racing(self, match_id, call, reason, filed_by, **options):
         # Another seat's dispute lands between the route's read and this write.
         original(self, match_id, call, "first in", "p1")
-        return original(self, match_id, call, reason, filed_by)
+        return original(self, match_id, call, reason, filed_by, **options)
 
     monkeypatch.setattr(MatchApp, "file_dispute", racing)
     filed = client.post(f"/matches/{mid}/disputes", json={"call_version": call_version, "reason": "mine"},

@@ -181,3 +181,17 @@ def test_which_records_were_revealed_is_read_only_as_far_back_as_asked(two_apps)
     assert {v: index.revealed_at(match_id, v, latest) for v in range(1, latest + 1)} == {
         v: truth.get(v) for v in range(1, latest + 1)
     }
+
+
+def test_a_match_once_loaded_does_not_keep_its_application_alive(database_url):
+    import gc
+    import weakref
+
+    app = MatchApp(env=storage_env(database_url))
+    match_id = _started(app)
+    app.match(match_id)
+    gone = weakref.ref(app)
+    app.close()
+    del app
+    gc.collect()
+    assert gone() is None, "something process-wide still holds the application (and its store's connections)"
