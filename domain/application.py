@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import weakref
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, ClassVar
@@ -96,6 +97,14 @@ def command_fingerprint(command: Command) -> str:
     return sha256_hex(canonical(command.body()))
 
 
+def _alive(method: weakref.WeakMethod) -> Callable[..., Any]:
+    """The method a weak reference names (its application is still in use whenever it is called)."""
+    bound = method()
+    if bound is None:
+        raise RuntimeError("the application was closed")
+    return bound
+
+
 def parse_match_id(match_id: str) -> UUID:
     """The aggregate id of a match; MatchNotFound for anything that is not a UUID."""
     try:
@@ -133,7 +142,10 @@ class MatchApp(Application):
         self._on_integrity_problem = on_integrity_problem
         self._verified_receipts: dict[tuple[str, int], str | None] = {}
         self._recent = RecentMatches(recent_matches)
-        self.reveals = RevealIndex(lambda match_id, after, upto: self.records(match_id, after=after, upto=upto))
+        # The index reads through a weak reference: a cycle (app → index → app) would keep an application
+        # nobody uses, and its store's connection pool, alive until the cyclic collector happens to run.
+        records = weakref.WeakMethod(self.records)
+        self.reveals = RevealIndex(lambda match_id, after, upto: _alive(records)(match_id, after=after, upto=upto))
         env = dict(env or {})
         postgres = env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
         if postgres:
