@@ -79,6 +79,8 @@ def open_store(database_url: str, snapshots: bool | None = None) -> Store:
     lock (domain.store_guard.one_process_at_a_time).
     """
     env = storage_env(database_url)
+    # The bare library appends with its own recorder, not the service's one-round-trip append.
+    env.pop("APPLICATION_RECORDER_TOPIC", None)
     cls = store_class(snapshots)
     if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
         return cls(env=env)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain import clock
-from domain.application import MatchApp
+from domain.application import MatchApp, notifies_followers
 from domain.match import MATCH_CREATED, Match
 from domain.match_options import options_of
 from projections.sqlstore import Cursor, SqlStore
@@ -175,7 +175,7 @@ def keep_clocks(
 def _subscribe(keeper: ClockKeeper, stop: threading.Event, wake: threading.Event) -> bool:
     """On PostgreSQL, wake the loop on every new record (LISTEN/NOTIFY); False on stores that cannot notify."""
     recorder = keeper.app.recorder
-    if type(recorder).__module__ != "eventsourcing.postgres":
+    if not notifies_followers(recorder):
         return False
 
     def listen() -> None:

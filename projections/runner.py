@@ -11,6 +11,7 @@ import logging
 import threading
 from collections.abc import Callable
 
+from domain.application import notifies_followers
 from projections.index import CrossMatchIndex
 
 log = logging.getLogger("gambit.projector")
@@ -20,7 +21,7 @@ PROJECTIONS = ("cross-match-index",)
 
 def can_subscribe(recorder: object) -> bool:
     """Whether the store notifies followers: PostgreSQL's recorder does (LISTEN/NOTIFY), SQLite's cannot."""
-    return type(recorder).__module__ == "eventsourcing.postgres"
+    return notifies_followers(recorder)
 
 
 def follow(

@@ -1,0 +1,109 @@
+"""On PostgreSQL a write is one statement: the library's table lock, NOTIFY and insert in one function call."""
+
+from __future__ import annotations
+
+import threading
+import time
+from urllib.parse import urlparse
+
+import psycopg
+import pytest
+
+from domain.application import MatchApp, notifies_followers, storage_env
+from domain.pg_append import OneTripApplicationRecorder
+from tests.stores import postgres_schema_url
+
+
+@pytest.fixture
+def pg():
+    """A match application on a fresh PostgreSQL schema, with a plain connection to the same database."""
+    url, drop = postgres_schema_url()
+    parsed = urlparse(url)
+    app = MatchApp(env=storage_env(url))
+    conn = psycopg.connect(url.split("?")[0], autocommit=True)
+    try:
+        yield app, conn, parsed.query.split("schema=")[1].split("&")[0]
+    finally:
+        conn.close()
+        app.close()
+        drop()
+
+
+def _new_match(app: MatchApp) -> str:
+    return app.create_match("gambitz", {"players": 2}).match_id
+
+
+def test_the_service_appends_through_the_one_statement_recorder(pg):
+    app, _, _ = pg
+    assert isinstance(app.recorder, OneTripApplicationRecorder)
+    assert notifies_followers(app.recorder)
+
+
+def test_appends_still_wait_for_the_table_lock_so_ids_commit_in_order(pg):
+    app, conn, schema = pg
+    _new_match(app)  # the tables and the function exist
+    released = threading.Event()
+    holder = psycopg.connect(conn.info.dsn, autocommit=False)
+
+    def hold_then_release() -> None:
+        holder.execute(f'LOCK TABLE "{schema}".gambit_events IN EXCLUSIVE MODE')
+        held.set()
+        time.sleep(0.3)
+        released.set()
+        holder.commit()
+
+    held = threading.Event()
+    thread = threading.Thread(target=hold_then_release)
+    thread.start()
+    held.wait(5)
+    _new_match(app)
+    appended_after_release = released.is_set()
+    thread.join()
+    holder.close()
+    assert appended_after_release
+
+
+def test_an_append_notifies_followers(pg):
+    app, conn, _ = pg
+    _new_match(app)
+    conn.execute("LISTEN gambit_events")
+    _new_match(app)
+    assert next(conn.notifies(timeout=5, stop_after=1)).channel == "gambit_events"
+
+
+def test_a_conflicting_write_stores_none_of_its_records(pg):
+    app, conn, schema = pg
+    match_id = _new_match(app)
+    first, second = app.match(match_id), app.match(match_id)
+    first.join("p1", "first", "", "hash-1")
+    second.join("p1", "second", "", "hash-1")
+    second.join("p2", "second", "", "hash-2")  # the last seat: the set-up's records follow in the same write
+    app.save(first)
+    count = conn.execute(f'SELECT count(*) FROM "{schema}".gambit_events').fetchone()[0]
+    with pytest.raises(Exception) as caught:
+        app.save(second)
+    assert "IntegrityError" in type(caught.value).__name__
+    assert conn.execute(f'SELECT count(*) FROM "{schema}".gambit_events').fetchone()[0] == count
+
+
+def test_a_write_is_one_statement_to_the_database(pg, monkeypatch):
+    app, _, _ = pg
+    match_id = _new_match(app)
+    match = app.match(match_id)
+    match.join("p1", "one", "", "hash-1")
+    match.join("p2", "two", "", "hash-2")
+    assert len(match.pending_events) > 2
+    statements: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(cursor, query, *args, **kwargs):
+        statements.append(query.as_string(cursor) if hasattr(query, "as_string") else str(query))
+        return execute(cursor, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    app.save(match)
+    monkeypatch.undo()
+    sent = [text for text in statements if text.strip()]  # not the pool's empty liveness check
+    assert len(sent) == 1
+    assert "gambit_events_append" in sent[0]
+    assert app.match(match_id).version == match.version
