@@ -13,12 +13,13 @@ import os
 import secrets
 import weakref
 from collections.abc import Callable
+from contextvars import ContextVar
 from datetime import datetime
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, unquote, urlparse
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application, Repository
+from eventsourcing.application import AggregateNotFoundError, Application, ProjectorFunction, Repository
 from eventsourcing.persistence import EventStore, IntegrityError
 
 from domain import clock, reveals, rulesets
@@ -37,7 +38,7 @@ from domain.errors import (
     VersionMismatch,
 )
 from domain.integrity import CheckedRepository, ReceiptSigner, SealedRecorder
-from domain.match import Match, project_match
+from domain.match import SNAPSHOT_INTERVAL, KeptMatch, Match, project_match
 from domain.match_options import split_config
 from domain.recent import REMEMBERED_MATCHES, RecentMatches
 from domain.records import canonical, sha256_hex
@@ -46,7 +47,6 @@ from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict
 from domain.store_guard import one_process_at_a_time, protect_events
 from domain.tournament import Tournament
 
-SNAPSHOT_INTERVAL = 50
 # How many records after a bluff call its ruling may come: a Final Gambit is ruled when its round
 # ends, a few dozen records later at most.
 RULING_SEARCH = 1000
@@ -83,8 +83,22 @@ def storage_env(database_url: str) -> dict[str, str]:
             "POSTGRES_CONNECT_TIMEOUT": query.get("connect_timeout", ["5"])[0],
             "POSTGRES_PRE_PING": "y",
             "ORIGINATOR_ID_TYPE": "uuid",
+            # Appends take the library's table lock in one round trip (domain/pg_append.py).
+            "APPLICATION_RECORDER_TOPIC": "domain.pg_append:OneTripApplicationRecorder",
         }
     raise ValueError(f"unsupported database URL scheme: {parsed.scheme!r}")
+
+
+def notifies_followers(recorder: object) -> bool:
+    """Whether a store's recorder tells followers of new records: the library's PostgreSQL ones
+    (LISTEN/NOTIFY), ours built on them included; SQLite's cannot."""
+    return any(cls.__module__ == "eventsourcing.postgres" for cls in type(recorder).__mro__)
+
+
+# The matches a save in progress can snapshot without rebuilding them: (id, version) → the match then.
+_SNAPSHOT_SOURCES: ContextVar[dict[tuple[UUID, int], Match | KeptMatch] | None] = ContextVar(
+    "gambit_snapshot_sources", default=None
+)
 
 
 def token_hash(token: str) -> str:
@@ -103,6 +117,11 @@ def _alive(method: weakref.WeakMethod) -> Callable[..., Any]:
     if bound is None:
         raise RuntimeError("the application was closed")
     return bound
+
+
+def _receipt_identity(receipt: dict) -> tuple[Any, Any, Any]:
+    """What must be the same for a receipt to be one already verified (the match id and version are the key)."""
+    return receipt.get("head"), receipt.get("key_id"), receipt.get("signature")
 
 
 def parse_match_id(match_id: str) -> UUID:
@@ -140,7 +159,8 @@ class MatchApp(Application):
         self.max_disputes_per_filer = max_disputes_per_filer
         self._seal_key = seal_key if seal_key is not None else secrets.token_bytes(32)
         self._on_integrity_problem = on_integrity_problem
-        self._verified_receipts: dict[tuple[str, int], str | None] = {}
+        # (match id, version) → (head, key id, signature) of a receipt known to be this service's.
+        self._verified_receipts: dict[tuple[str, int], tuple[Any, Any, Any]] = {}
         self._recent = RecentMatches(recent_matches)
         # The index reads through a weak reference: a cycle (app → index → app) would keep an application
         # nobody uses, and its store's connection pool, alive until the cyclic collector happens to run.
@@ -167,15 +187,61 @@ class MatchApp(Application):
             protect_events(self.recorder)
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
-        """The library's save; then the reveals index takes in the match records just stored."""
-        pending = [(obj.match_id, list(obj.pending_events)) for obj in objs if isinstance(obj, Match)]
-        recordings = super().save(*objs, **kwargs)
-        for match_id, records in pending:
-            self.reveals.note(match_id, records)
-        for obj in objs:
-            if isinstance(obj, Match):
-                self._recent.keep(obj.id, obj.fresh_copy())
+        """The library's save; then the reveals index takes in the match records just stored.
+
+        A snapshot due at a version this save records is taken of the match as this write made
+        it (see `take_snapshot`), not of the match rebuilt from the store.
+        """
+        pending = [(obj, list(obj.pending_events)) for obj in objs if isinstance(obj, Match)]
+        sources: dict[tuple[UUID, int], Match | KeptMatch] = {}
+        for match, _ in pending:
+            sources.update(((match.id, version), kept) for version, kept in match.kept_for_snapshots().items())
+            sources[(match.id, match.version)] = match
+        token = _SNAPSHOT_SOURCES.set(sources)
+        try:
+            recordings = super().save(*objs, **kwargs)
+        finally:
+            _SNAPSHOT_SOURCES.reset(token)
+        for match, records in pending:
+            self.reveals.note(match.match_id, records)
+            self._recent.keep(match.id, match.kept())
+            if records:
+                self._note_own_receipt(match, records[-1])
         return recordings
+
+    def _note_own_receipt(self, match: Match, newest: Any) -> None:
+        """Remember the receipt stored with a write just saved as verified: this service signed it for that write.
+
+        The next load finds in the store exactly the receipt remembered here (the same head, key and
+        signature), unless the store's copy was changed since, which is then verified as any other.
+        """
+        receipt = match.receipt
+        if self.signer is None or receipt is None or newest.meta.get("receipt") is not receipt:
+            return
+        self._remember_verified(match.match_id, receipt)
+
+    def _remember_verified(self, match_id: str, receipt: dict) -> None:
+        if len(self._verified_receipts) > 4096:
+            self._verified_receipts.clear()
+        self._verified_receipts[(match_id, receipt["version"])] = _receipt_identity(receipt)
+
+    def take_snapshot(
+        self, aggregate_id: Any, version: int | None = None, projector_func: ProjectorFunction[Any, Any] = project_match
+    ) -> None:
+        """The library's snapshot of a match at a version the save in progress recorded, without its rebuild.
+
+        The library rebuilds the aggregate from the store to snapshot it. The match this very write
+        made (or, for a version before the write's newest, the match as it was kept at that version)
+        has the same attributes in the same order, so its snapshot is the same bytes; only a
+        snapshot the save cannot take so (a tournament's) is the library's.
+        """
+        source = (_SNAPSHOT_SOURCES.get() or {}).get((aggregate_id, version)) if version is not None else None
+        if source is None or self.snapshots is None:
+            super().take_snapshot(aggregate_id, version, projector_func)
+            return
+        match = source.fresh_copy() if isinstance(source, KeptMatch) else source
+        snapshot_class: Any = getattr(type(match), "Snapshot", type(self).snapshot_class)
+        self.snapshots.put([snapshot_class.take(match)])
 
     def construct_snapshot_store(self) -> EventStore:
         """Snapshots go through a recorder that seals them (see domain/integrity.py)."""
@@ -377,15 +443,19 @@ class MatchApp(Application):
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         loaded: Match | None = None,
+        written: list[Any] | None = None,
     ) -> tuple[int, int, Match]:
         """Run one command; returns the first and last versions it recorded and the match.
 
         A repeated Idempotency-Key returns the versions the first attempt recorded. `loaded` is
         the match as the caller just loaded it (to authenticate), so it is not loaded twice.
+        `written`, when given, receives the records this call stored (nothing for a repeated key,
+        whose records were stored before), so the answer need not read them back.
         """
         match = loaded if loaded is not None else self.match(match_id)
         at = clock.fresh_now()  # the command's instant: its deadline check and its records' timestamps
-        fingerprint = command_fingerprint(command)
+        # Only a keyed command is told apart from a retry, so only it needs its body's digest.
+        fingerprint = "" if idempotency_key is None else command_fingerprint(command)
         if idempotency_key is not None:
             earlier = self._remembered(match, seat, idempotency_key, fingerprint)
             if earlier is not None:
@@ -406,6 +476,7 @@ class MatchApp(Application):
         with clock.at_instant(at):
             first, last = match.act(seat, command, idempotency, evidence=lambda v: self._evidence(match.id, v))
         self._acknowledge(match)
+        records = list(match.pending_events)
         try:
             self.save(match)
         except IntegrityError:
@@ -414,6 +485,8 @@ class MatchApp(Application):
                 if again is not None:
                     return again[0], again[1], self.match(match_id)
             raise ConcurrentWrite("another command was recorded first; re-read the match and retry") from None
+        if written is not None:
+            written.extend(records)
         return first, last, match
 
     # ----- clocks -------------------------------------------------------------------------
@@ -499,13 +572,10 @@ class MatchApp(Application):
             return f"versions 1..{match.version} carry no receipt of this service"
         if receipt["version"] < match.version:
             return f"versions {receipt['version'] + 1}..{match.version} carry no receipt of this service"
-        cache_key = (match.match_id, receipt["version"])
-        if self._verified_receipts.get(cache_key) != receipt.get("signature"):
+        if self._verified_receipts.get((match.match_id, receipt["version"])) != _receipt_identity(receipt):
             if not self.signer.verify(receipt):
                 return f"the receipt at version {receipt['version']} is not signed by this service"
-            if len(self._verified_receipts) > 4096:
-                self._verified_receipts.clear()
-            self._verified_receipts[cache_key] = receipt.get("signature")
+            self._remember_verified(match.match_id, receipt)
         return None
 
     def _refuse_if_tampered(self, match: Match) -> None:
@@ -554,7 +624,7 @@ class MatchApp(Application):
             if not isinstance(match, Match):
                 raise MatchNotFound(f"no match {match_id!r}")
             if version is None:
-                self._recent.keep(uuid, match.fresh_copy())
+                self._recent.keep(uuid, match.kept())
         reveals.bind(match.match_id, self.reveals)
         if version is None and self._on_integrity_problem is not None:
             problem = self.integrity_problem(match)
@@ -580,7 +650,7 @@ class MatchApp(Application):
         if match is None:
             return None
         if len(records) > CATCH_UP_KEPT:
-            self._recent.keep(uuid, match.fresh_copy())
+            self._recent.keep(uuid, match.kept())
         return match
 
     def records(self, match_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Any]:

@@ -40,6 +40,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from domain.records import json_copy
+
 # The characters random text is drawn from: letters and digits, a space, and a non-ASCII letter so
 # a client's length count in code points is exercised too.
 _TEXT_ALPHABET = string.ascii_letters + string.digits + " é"
@@ -111,7 +113,7 @@ class Choice:
 
     def body(self) -> dict:
         """The JSON form served by legal-commands."""
-        return json.loads(json.dumps(self._json))
+        return json_copy(self._json)
 
     @functools.cached_property
     def _json(self) -> dict:

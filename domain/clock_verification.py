@@ -11,7 +11,6 @@ does: an organizer's export, or any export of a finished match.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from domain import rulesets
@@ -28,7 +27,7 @@ from domain.clock import (
     parse_instant,
 )
 from domain.match_options import options_of, ruleset_part
-from domain.records import MATCH_FINISHED, SEAT_JOINED
+from domain.records import MATCH_FINISHED, SEAT_JOINED, json_copy
 from domain.records import MATCH_KINDS as _RECORD_KINDS
 from domain.ruleset import Event, config_from_dict
 
@@ -178,8 +177,8 @@ def _check_consequence(record: dict, expected: Event) -> None:
     secret = {k: v for k, v in (record.get("secret") or {}).items() if k not in _CARRIED} or None
     if (
         record["kind"] != expected.kind
-        or record["public"] != _as_json(public)
-        or secret != (_as_json(expected.secret) or None)
+        or record["public"] != json_copy(public)
+        or secret != (json_copy(expected.secret) or None)
     ):
         raise ClockFailure(
             f"version {record['version']}: {record['kind']} is not the consequence the rules give for the "
@@ -192,17 +191,13 @@ def _event_of(record: dict) -> Event:
     # Copies: a fold may keep parts of an event in its state, and the export's records stay as they were read.
     secret = record.get("secret")
     if secret is not None:
-        secret = _as_json({k: v for k, v in secret.items() if k not in _CARRIED})
+        secret = json_copy({k: v for k, v in secret.items() if k not in _CARRIED})
     audience = record.get("audience")
     return Event(
         record["kind"],
-        _as_json(record["public"]),
+        json_copy(record["public"]),
         secret,
         None if audience is None else tuple(audience),
         (),
         record["version"],
     )
-
-
-def _as_json(value: Any) -> Any:
-    return json.loads(json.dumps(value))
