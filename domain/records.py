@@ -34,6 +34,23 @@ _LONG_DIGIT_RUN = b"0" * len(str(MAX_JSON_INT))
 _DIGITS_TO_ZERO = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
 
 
+# The C encoder `json.dumps(value)` makes per call, made once (no cycle check: the values copied are
+# plain data the rules and the records built), writing non-ASCII text as is (the copy reads it back).
+_ENCODE_FOR_COPY = (
+    None
+    if c_make_encoder is None
+    else c_make_encoder(None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, True)
+)
+_DECODE = json.JSONDecoder().decode
+
+
+def json_copy(value: Any) -> Any:
+    """An independent JSON-typed copy (tuples become lists), as `json.loads(json.dumps(value))` makes it, sooner."""
+    if _ENCODE_FOR_COPY is None:
+        return json.loads(json.dumps(value))
+    return _DECODE("".join(_ENCODE_FOR_COPY(value, 0)))
+
+
 def canonical(value: Any) -> bytes:
     """Encode a JSON value canonically: sorted keys, no spaces, UTF-8; ValueError for what JSON cannot carry."""
     return _checked_utf8(_ENCODER.encode(value), value)
@@ -44,6 +61,42 @@ def canonical_parsed(value: Any) -> bytes:
     if _ENCODE_ACYCLIC is None:
         return canonical(value)
     return _checked_utf8("".join(_ENCODE_ACYCLIC(value, 0)), value)
+
+
+def chain_body_parsed(version: int, kind: str, timestamp: str, public: Any, commitment_hex: str | None) -> bytes:
+    """`chain_body(..., canonical)` for parts parsed from JSON text: the same bytes or error, built
+    without the five-key object around them (its keys in code-point order: commitment, kind,
+    public, timestamp, version)."""
+    plain = type(version) is int and type(kind) is str and type(timestamp) is str
+    if _ENCODE_ACYCLIC is None or not plain or not (commitment_hex is None or type(commitment_hex) is str):
+        return chain_body(version, kind, timestamp, public, commitment_hex, canonical_parsed)
+    if not -MAX_JSON_INT <= version <= MAX_JSON_INT:
+        raise ValueError("an integer is beyond ±(2**53 - 1), the range every JSON reader keeps exact")
+    text = "".join(
+        (
+            '{"commitment":',
+            "null" if commitment_hex is None else encode_basestring(commitment_hex),
+            ',"kind":',
+            encode_basestring(kind),
+            ',"public":',
+            *_ENCODE_ACYCLIC(public, 0),
+            ',"timestamp":',
+            encode_basestring(timestamp),
+            ',"version":',
+            str(version),
+            "}",
+        )
+    )
+    return _checked_utf8(text, public)
+
+
+def opening_parsed(secret: Any, salt: str) -> bytes:
+    """`opening(secret, salt, canonical)` for parts parsed from JSON text: the same bytes or error, sooner."""
+    if _ENCODE_ACYCLIC is None or type(salt) is not str:
+        return opening(secret, salt, canonical_parsed)
+    return _checked_utf8(
+        "".join(('{"salt":', encode_basestring(salt), ',"secret":', *_ENCODE_ACYCLIC(secret, 0), "}")), secret
+    )
 
 
 def _checked_utf8(text: str, value: Any) -> bytes:

@@ -9,12 +9,11 @@ made public, otherwise once the viewer may see the ruling's sealed evidence.
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from domain.application import MatchApp
 from domain.match import DISPUTE_FILED, DISPUTE_RULED, OPENED, OPENS, SEALED_EVIDENCE, Match
-from domain.records import commitment
+from domain.records import commitment, json_copy
 from domain.ruleset import Event, Viewer
 from projections.records import is_revealed
 
@@ -76,7 +75,7 @@ class HiddenStates:
             # Fresh records from the store: the fold may come to share their payloads.
             for stored in self.app.records(self.match_id, after=self.loaded.version, upto=target):
                 stored.mutate(self.loaded)
-        return json.loads(json.dumps(self.loaded.state))
+        return json_copy(self.loaded.state)
 
 
 def readjudicated(match: Match, states: HiddenStates, rec: Any) -> bool:
@@ -95,7 +94,7 @@ def readjudicated(match: Match, states: HiddenStates, rec: Any) -> bool:
         rec.originator_version,
     )
     try:
-        expected = json.loads(json.dumps(readjudicate(states.before(rec.originator_version), event)))
+        expected = json_copy(readjudicate(states.before(rec.originator_version), event))
     except Exception:  # noqa: BLE001 - any ruleset error: a ruling the rules cannot re-adjudicate is not verified
         return False
     return all(call.get(key) == value for key, value in expected.items())

@@ -17,11 +17,14 @@ from domain.records import (
     canonical,
     canonical_parsed,
     chain_body,
+    chain_body_parsed,
     chain_link,
     commitment,
     genesis,
+    json_copy,
     linked,
     opening,
+    opening_parsed,
 )
 
 
@@ -107,3 +110,78 @@ def test_chain_and_commitment_are_the_published_formulas():
     expected_commitment = hashlib.sha256(reference({"salt": "s-1", "secret": secret})).hexdigest()
     assert commitment(secret, "s-1") == expected_commitment
     assert hashlib.sha256(opening(secret, "s-1", canonical_parsed)).hexdigest() == expected_commitment
+
+
+# Record parts as a reader may find them: the common shapes, and odd ones that must still give the formula.
+PARTS = [
+    (1, "MatchCreated", "2026-01-01T00:00:01+00:00", {"a": 1}, None),
+    (2, "CardDrawn", "2026-01-01T00:00:02.5+00:00", {}, "ab" * 32),
+    (MAX_JSON_INT, 'Kind "quoted" é', "t\n漢字", {"z": [1, 2.5, None], "A": "\u2028"}, "cd" * 32),
+    (3, "K", "T", {"n": 12345678901234567890 // 10**4}, None),  # a long digit run that is a fine integer
+    (-1, "", "", {"deep": {"b": [], "a": {}}}, ""),
+]
+
+
+@pytest.mark.parametrize("parts", PARTS, ids=range(len(PARTS)))
+def test_the_direct_chain_body_is_the_formula_byte_for_byte(parts):
+    assert chain_body_parsed(*parts) == chain_body(*parts) == chain_body(*parts, canonical_parsed)
+
+
+@pytest.mark.parametrize("value", VALUES, ids=range(len(VALUES)))
+def test_the_direct_chain_body_and_opening_encode_any_value_as_the_formula_does(value):
+    assert chain_body_parsed(7, "K", "T", value, None) == chain_body(7, "K", "T", value, None)
+    assert opening_parsed(value, "salt") == opening(value, "salt")
+
+
+@pytest.mark.parametrize("value, message", REFUSED, ids=range(len(REFUSED)))
+def test_the_direct_encodings_refuse_what_the_formula_refuses(value, message):
+    for encode in (lambda v: chain_body_parsed(7, "K", "T", v, None), lambda v: opening_parsed(v, "salt")):
+        with pytest.raises(ValueError, match=message):
+            encode(value)
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        (MAX_JSON_INT + 1, "K", "T", {}, None),
+        (1, "K\udc80", "T", {}, None),
+        (1, "K", "T\ud800", {}, None),
+        (1, "K", "T", {}, "\udc80"),
+    ],
+    ids=range(4),
+)
+def test_the_direct_chain_body_refuses_an_unencodable_header_part_as_the_formula_does(parts):
+    with pytest.raises(ValueError):
+        chain_body(*parts)
+    with pytest.raises(ValueError):
+        chain_body_parsed(*parts)
+
+
+def test_the_direct_encodings_fall_back_to_the_formula_for_parts_json_text_does_not_give():
+    assert chain_body_parsed(True, "K", "T", {}, None) == chain_body(True, "K", "T", {}, None)
+    assert opening_parsed({"x": 1}, None) == opening({"x": 1}, None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        chain_body_parsed(1, "K", "T", {"a": object()}, None)
+
+
+COPIED = [*VALUES, (1, (2, "three")), {1: "int key", None: "null key", False: "bool key", 2.5: "float key"}, {"lone": "\udc80"}]
+
+
+@pytest.mark.parametrize("value", COPIED, ids=range(len(COPIED)))
+def test_the_json_copy_is_what_a_json_round_trip_gives(value):
+    copied = json_copy(value)
+    assert copied == json.loads(json.dumps(value))
+    assert json.dumps(copied) == json.dumps(json.loads(json.dumps(value)))
+
+
+def test_the_json_copy_shares_nothing_with_the_original():
+    original = {"hand": ["7-blue"], "nested": {"seen": [1]}}
+    copied = json_copy(original)
+    copied["hand"].append("8-red")
+    copied["nested"]["seen"].clear()
+    assert original == {"hand": ["7-blue"], "nested": {"seen": [1]}}
+
+
+def test_the_json_copy_refuses_what_json_cannot_write():
+    with pytest.raises(TypeError):
+        json_copy({"a": object()})

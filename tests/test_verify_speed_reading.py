@@ -11,8 +11,6 @@ from __future__ import annotations
 import gc
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,7 @@ from projections.runner import PROJECTIONS
 from service import cli
 from service.verify_cli import ROLES, run_verify
 from tests.rules.test_derived_secrets import export_lines, playout
+from tests.support.verify_process import games_imported, verify_in_a_fresh_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -163,22 +162,25 @@ HEAVY = (
 )
 
 
-def test_gambit_verify_imports_neither_the_web_app_nor_the_stores(honest, tmp_path):
+def _verify_in_a_fresh_process(lines: list[str], tmp_path) -> dict:
+    """`gambit verify` of these lines in a new interpreter: its exit code and every module it imported."""
     path = tmp_path / "export.ndjson"
-    path.write_text("\n".join(honest) + "\n")
-    modules = tmp_path / "modules.json"
-    script = (
-        "import json, sys\n"
-        "from service.cli import main\n"
-        f"code = main(['verify', {str(path)!r}])\n"
-        f"open({str(modules)!r}, 'w').write(json.dumps({{'code': code, 'modules': sorted(sys.modules)}}))\n"
-    )
-    subprocess.run([sys.executable, "-c", script], cwd=ROOT, check=True, capture_output=True, timeout=120)
-    ran = json.loads(modules.read_text())
+    path.write_text("\n".join(lines) + "\n")
+    return verify_in_a_fresh_process(path)
+
+
+def test_gambit_verify_imports_neither_the_web_app_nor_the_stores(honest, tmp_path):
+    ran = _verify_in_a_fresh_process(honest, tmp_path)
     assert ran["code"] == 3  # UNSIGNED: the whole export was checked, replay included
     assert "domain.verification" in ran["modules"]
     loaded = [name for name in ran["modules"] if name.startswith(HEAVY)]
     assert loaded == []
+
+
+def test_gambit_verify_imports_only_the_game_of_the_match_it_checks(honest, tmp_path):
+    ran = _verify_in_a_fresh_process(honest, tmp_path)
+    assert ran["code"] == 3  # UNSIGNED: replayed through the rules, so the game was loaded
+    assert games_imported(ran) == {"dragons_gambit"}
 
 
 def test_the_cli_offers_the_read_models_and_roles_the_commands_know():

@@ -3,20 +3,78 @@
 Each game is a module or small package here that implements `domain.ruleset.Ruleset` in full;
 `tests/test_ruleset_contract_types.py` runs mypy over this file, so a game that lacks a member
 (or has one of the wrong shape) fails a test, and tests/conformance/ plays every entry.
+
+A game's package is imported the first time it is asked for: `gambit verify` of one match
+loads that match's game alone, not the other four.
 """
 
 from __future__ import annotations
 
-from domain.ruleset import Ruleset
-from domain.rulesets import dragons_gambit, gambit_board, gambit_tcg, gambitz, gattai_conflict
+from collections.abc import Callable, Iterator, Mapping
 
-RULESETS: dict[str, Ruleset] = {
-    gambitz.RULESET_ID: gambitz,
-    gambit_board.RULESET_ID: gambit_board,
-    dragons_gambit.RULESET_ID: dragons_gambit,
-    gambit_tcg.RULESET_ID: gambit_tcg,
-    gattai_conflict.RULESET_ID: gattai_conflict,
-}
+from domain.ruleset import Ruleset
+
+
+def _gambitz() -> Ruleset:
+    from domain.rulesets import gambitz
+
+    return gambitz
+
+
+def _gambit_board() -> Ruleset:
+    from domain.rulesets import gambit_board
+
+    return gambit_board
+
+
+def _dragons_gambit() -> Ruleset:
+    from domain.rulesets import dragons_gambit
+
+    return dragons_gambit
+
+
+def _gambit_tcg() -> Ruleset:
+    from domain.rulesets import gambit_tcg
+
+    return gambit_tcg
+
+
+def _gattai_conflict() -> Ruleset:
+    from domain.rulesets import gattai_conflict
+
+    return gattai_conflict
+
+
+class _Registry(Mapping[str, Ruleset]):
+    """Ruleset ids to their games, each imported on first use (the ids are checked against the
+    games' own `RULESET_ID` by tests/test_ruleset_contract_types.py)."""
+
+    def __init__(self, loaders: dict[str, Callable[[], Ruleset]]) -> None:
+        self._loaders = loaders
+        self._loaded: dict[str, Ruleset] = {}
+
+    def __getitem__(self, ruleset_id: str) -> Ruleset:
+        found = self._loaded.get(ruleset_id)
+        if found is None:
+            found = self._loaded[ruleset_id] = self._loaders[ruleset_id]()
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaders)
+
+    def __len__(self) -> int:
+        return len(self._loaders)
+
+
+RULESETS: Mapping[str, Ruleset] = _Registry(
+    {
+        "gambitz": _gambitz,
+        "gambit-board": _gambit_board,
+        "dragons-gambit": _dragons_gambit,
+        "gambit-tcg": _gambit_tcg,
+        "gattai-conflict": _gattai_conflict,
+    }
+)
 
 
 def available() -> list[str]:

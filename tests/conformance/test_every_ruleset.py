@@ -4,7 +4,8 @@ A game added to `domain.rulesets` is played here with its default config and no 
 own: it must implement the whole contract, play to the end over HTTP with bluff calls,
 disputes and rulings, replay to the same state, keep `legal_commands` and `decide` in step,
 and leave a record that `gambit verify --key` confirms on both stores — in the organizer's
-export and in the spectator's once the match has finished. Game-specific invariants live
+export and in the spectator's once the match has finished, and `gambit verify --key` run as a
+user runs it (a fresh process) passes too, importing that game alone. Game-specific invariants live
 beside each game's own tests; the leak hunt (tests/hardening/test_leak_hunt.py) and the
 mutation property (tests/store/test_verify_mutations.py) run over the registry too.
 """
@@ -24,6 +25,7 @@ from service.verify_cli import EXIT_VERIFIED, run_verify
 from tests.hardening.play import join_options
 from tests.support.api import auth, legal_options
 from tests.support.harness import random_playout
+from tests.support.verify_process import games_imported, verify_in_a_fresh_process
 
 RULESET_IDS = rulesets.available()
 # Commands that raise a bluff call, a Final Gambit or a reveal: random play prefers them, so
@@ -207,6 +209,11 @@ def test_a_match_played_over_http_with_calls_and_disputes_verifies_on_every_stor
         code, report = _verify(tmp_path, text, key, viewer)
         assert code == EXIT_VERIFIED, report
         assert report.startswith("VERIFIED")
+    # `gambit verify` as a user runs it, in a fresh process: it passes, loading this game alone.
+    ran = verify_in_a_fresh_process(tmp_path / "organizer.ndjson", key)
+    assert ran["code"] == EXIT_VERIFIED
+    package = rulesets.get(ruleset_id).__name__.split(".")[2]
+    assert games_imported(ran) == {package}
     audit = client.get(f"/matches/{match_id}/audit/bluffs").get_json()
     for entry in audit["calls"]:
         assert entry.get("verified") is True, entry
