@@ -6,6 +6,7 @@ import pytest
 
 from domain.ruleset import RuleViolation, Viewer
 from domain.rulesets import gattai_conflict as gc
+from domain.rulesets.gattai_conflict.team import trigger
 from domain.rulesets.gattai_conflict.throwdown import PAYLOAD_LIMIT
 from tests.rules.test_gattai_conflict_support import QUIET, kinds, pile_cards, rig, td, throwdown
 from tests.support.harness import start
@@ -400,6 +401,46 @@ def test_a_full_payload_takes_no_more_triggers_fired_at_will_and_legal_moves_sto
     game.act("coach", gc.RecordTrigger("wave", "harbor"))
     game.act("p1", gc.RecordTrigger("trauma", "kaiju"))
     assert len(td(game)["payloads"]["pilots"]) == 1
+
+
+def test_a_payload_keeps_only_what_sets_each_trigger_apart_and_shows_and_delivers_the_whole_record():
+    game = throwdown(["P.9C"], ["C.6S"], pilots={"p1": {**QUIET, "buffers": 0}, "p2": QUIET}, threats={"kaiju": 3})
+    game.act("coach", gc.RecordTrigger("ruin", "harbor"))
+    game.act("p2", gc.RecordTrigger("trauma", "kaiju"))
+    game.act("p1", gc.RecordTrigger("trauma", "kaiju"))
+    # State every command loads: the fields every trigger fired at will shares are left out, and
+    # the firing seat when it is the side's commander.
+    assert td(game)["payloads"] == {
+        "coach": [{"trigger": "ruin", "target": "harbor"}],
+        "pilots": [{"trigger": "trauma", "target": "kaiju", "by": "p2"}, {"trigger": "trauma", "target": "kaiju"}],
+    }
+    fired = {
+        "coach": [trigger("ruin", "harbor", "coach", "story")],
+        "pilots": [trigger("trauma", "kaiju", "p2", "story"), trigger("trauma", "kaiju", "p1", "story")],
+    }
+    assert gc.view(game.state, Viewer("seat", "p1"))["throwdown"]["payloads"] == fired
+    events = game.act("coach", gc.Concede())
+    ended = next(e for e in events if e.kind == "ThrowdownEnded").public
+    assert ended["payloads"] == fired
+    resolved = [(e.public["trigger"], e.public["target"], e.public["by"], e.public["source"])
+                for e in events if e.kind == "TriggerResolved"]
+    assert resolved == [
+        ("ruin", "harbor", "coach", "story"),
+        ("trauma", "kaiju", "p2", "story"),
+        ("trauma", "kaiju", "p1", "story"),
+    ]
+    assert game.state["threats"]["kaiju"] == 1
+
+
+def test_a_payload_entry_kept_whole_by_an_earlier_snapshot_still_resolves_as_fired():
+    game = throwdown(["P.9C"], ["C.6S"], pilots={"p1": {**QUIET, "charges": 2, "buffers": 0}})
+    whole = trigger("purge", "p1", "coach", "story")
+    td(game)["payloads"]["coach"].append(dict(whole))
+    assert gc.view(game.state, Viewer("seat", "p1"))["throwdown"]["payloads"]["coach"] == [whole]
+    events = game.act("coach", gc.Concede())
+    assert next(e for e in events if e.kind == "ThrowdownEnded").public["payloads"]["coach"] == [whole]
+    assert [e.public["trigger"] for e in events if e.kind == "TriggerResolved"] == ["purge"]
+    assert game.state["team"]["p1"]["charges"] == 0
 
 
 def test_the_losers_payload_resolves_before_the_winners():

@@ -18,7 +18,9 @@ Our rulings where the seed is silent (each mode's own are in gambit.py and throw
 - A side's Payload takes at most 12 triggers its seats fire with `record_trigger` (a house bound;
   the seed sets none): past it such a damage trigger is refused `payload_full` and not offered, so
   firing story triggers at will cannot grow the state every command loads. Triggers a card's
-  outcome imposes always go in.
+  outcome imposes always go in. The state keeps each Payload entry without the fields every
+  trigger fired at will shares, and without its seat when that is the side's commander
+  (throwdown.payload_entry); views and records show every entry whole.
 - Config: `threats` is the page's list `[{"name", "rating"}]` (names distinct, 1..40 characters;
   rating 1..10, default 3; 1..6 threats); the earlier map form `{name: rating}` is still taken so
   stored matches replay. The summary echoes the config normalized: every pilot's sheet with its

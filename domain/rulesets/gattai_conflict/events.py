@@ -44,7 +44,7 @@ from .cards import (
 from .config import COACH
 from .gambit import earns_lesson, times
 from .team import max_hand
-from .throwdown import driver, other_side, side_of, strike, threat_assist_kind, top
+from .throwdown import delivered_payload, driver, other_side, side_of, strike, threat_assist_kind, top
 
 INITIATIVE_SOURCE = "hand"
 
@@ -265,7 +265,7 @@ def throwdown_ended_public(state: dict) -> dict:
         "conceded_by": td["conceded_by"],
         "called_off": td["called_off"],
         "payload_order": order,
-        "payloads": {s: [dict(t) for t in td["payloads"][s]] for s in order},
+        "payloads": {s: delivered_payload(state, s) for s in order},
     }
 
 

@@ -24,7 +24,7 @@ from .commands import STATS
 from .config import COACH, Config, sheet_of, threat_ratings
 from .gambit import new_gambit
 from .team import DAMAGE, apply_resolved
-from .throwdown import FIGHTING, new_throwdown, other_side, side_of
+from .throwdown import FIGHTING, delivered_payload, new_throwdown, other_side, payload_entry, side_of
 
 
 def initial_state(config: Config, seats: list[str]) -> dict:
@@ -147,7 +147,8 @@ def _trigger_fired(state, ev):
     t = dict(ev.public["fired"])
     td = state["throwdown"]
     if td is not None and state["phase"] in FIGHTING and t["trigger"] in DAMAGE and not t["immediate"]:
-        td["payloads"][side_of(t["by"])].append(t)
+        side = side_of(t["by"])
+        td["payloads"][side].append(payload_entry(state, t, side))
     else:
         state["queue"].append(t)
 
@@ -417,7 +418,7 @@ def _throwdown_ended(state, ev):
     p = ev.public
     td["winner"] = p["winner"]
     for side in p["payload_order"]:
-        state["queue"].extend(td["payloads"][side])
+        state["queue"].extend(delivered_payload(state, side))
         td["payloads"][side] = []
     td["turn"] = None
     state["phase"] = "resolving"

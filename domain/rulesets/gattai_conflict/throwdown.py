@@ -11,7 +11,8 @@ state.py folds them.
 (the current Pile last; each {stage, cards [{card, side, how}], escalation {scorer, points} |
 None}), `strike_base` {pilots, coach}, `bonus` (Assists this turn), `assisted`,
 `threat_assists`, `initiative` {side: sealed version}, `to_give`, `returns_due`, `payloads`
-{side: triggers it delivers}, `conceded_by`, `winner`, `called_off`.
+{side: triggers it delivers, each kept without the fields every trigger fired at will shares
+(`payload_entry`; `delivered_payload` restores the whole records)}, `conceded_by`, `winner`, `called_off`.
 
 Decisions where the seed and the rules page are silent:
 - Every pilot of the match is involved; only the commander draws, plays Initiative and Drives.
@@ -51,6 +52,33 @@ FIGHTING = ("initiative", "reveal", "question", "swap", "turns")
 # fired with `record_trigger`, so the pending Payload — state every command loads — cannot be grown
 # without limit by firing story triggers at will. Triggers a card's outcome imposes still go in.
 PAYLOAD_LIMIT = 12
+# What every trigger fired with `record_trigger` records besides its name, target and firing
+# seat: a Payload entry leaves these out, and the firing seat when it is the side's commander
+# (`payload_entry`).
+FIRED_AT_WILL = {"amount": 1, "full": False, "source": "story", "immediate": False}
+
+
+def payload_entry(state: dict, fired: dict, side: str) -> dict:
+    """A fired trigger as its side's Payload keeps it: only what `delivered_payload` cannot restore.
+
+    Every trigger a seat fires at will has the same amount, `full`, source and `immediate`, and
+    most come from the side's commander; the Payload is state every command loads, so an entry
+    keeps the trigger, its target and only what differs from those (the event keeps the whole record).
+    """
+    implied = _implied(state, side)
+    return {key: value for key, value in fired.items() if key not in implied or implied[key] != value}
+
+
+def delivered_payload(state: dict, side: str) -> list[dict]:
+    """A side's Payload as whole trigger records, in the order they resolve (an entry kept whole,
+    as a snapshot taken before entries were trimmed holds it, passes unchanged)."""
+    implied = _implied(state, side)
+    return [{**implied, **entry} for entry in state["throwdown"]["payloads"][side]]
+
+
+def _implied(state: dict, side: str) -> dict:
+    """What a Payload entry of this side leaves out: the shared fields and the side's commander."""
+    return {**FIRED_AT_WILL, "by": driver(state, side)}
 
 
 def side_of(seat: str) -> str:

@@ -21,7 +21,7 @@ from .cards import DECKS, SUIT_VALUE, SUITS, deck_cards, is_joker, rank
 from .config import COACH
 from .legal import to_act
 from .team import HARMONY_NAMES, max_hand, pending
-from .throwdown import FIGHTING, strike
+from .throwdown import FIGHTING, delivered_payload, strike
 
 SIDES = ("pilots", "coach")
 LAST_STAGE = 7
@@ -104,6 +104,7 @@ def _throwdown(state: dict) -> dict | None:
     if td is None:
         return None
     out = copy.deepcopy(td)
+    out["payloads"] = {side: delivered_payload(state, side) for side in td["payloads"]}
     out["stage_name"] = STAGE_NAMES.get(td["stage"])
     out["initiative"] = {side: v is not None for side, v in td["initiative"].items()}
     out["strikes"], out["escalation_strikes"] = _strikes(state)
