@@ -21,9 +21,14 @@ DEFAULT_SCORING: dict[str, dict[str, int]] = {
 }
 
 
+# Every known card's rank, looked up rather than parsed: the legal moves ask for ranks hundreds of times a call.
+_RANKS_OF = {f"{rank}-{suit}": rank for rank in RANKS for suit in SUITS}
+
+
 def rank_of(card: str) -> str:
     """The rank of a card id ("7-blue" -> "7")."""
-    return card.rsplit("-", 1)[0]
+    rank = _RANKS_OF.get(card)
+    return rank if rank is not None else card.rsplit("-", 1)[0]
 
 
 def suit_of(card: str) -> str:

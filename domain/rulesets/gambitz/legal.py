@@ -14,8 +14,8 @@ from domain.ruleset import Command, State, passes
 
 from .cards import STACK_RANKS, rank_of
 from .commands import PassTurn, PlayCard, RedrawHand
-from .rules import check_may_pass, check_may_redraw, check_play
-from .table import knight_returns, queen_moves
+from .rules import check_may_pass, check_may_redraw, check_move
+from .table import knight_returns, placement_problem, queen_moves
 
 
 def to_act(state: State) -> list[str]:
@@ -48,10 +48,20 @@ def legal_commands(state: State, seat: str) -> list[Command]:
     """Every command decide accepts now, once each: the forced redraw, else every play (powers included), else pass."""
     if seat not in to_act(state):
         return []
-    # The checks make the three exclusive: a due redraw refuses every play and the pass, and a
-    # pass is refused while any card can be played.
-    commands: list[Command] = [RedrawHand()] if passes(check_may_redraw, state, seat) else []
-    commands += [play for play in _candidate_plays(state, seat) if passes(check_play, state, seat, play)]
+    # The checks make the three exclusive: a due redraw refuses every play and the pass (both
+    # begin with `check_not_stuck`, which refuses exactly when the redraw is allowed), and a pass
+    # is refused while any card can be played.
+    if passes(check_may_redraw, state, seat):
+        return [RedrawHand()]
+    # So `check_not_stuck` passes, and a play passes `check_play` exactly when it passes the rest
+    # of it (`check_move`). A play whose card cannot go on its stack now would fail that one's
+    # `check_placement`, so it is left out before the checks are asked (most Queen plays are).
+    commands: list[Command] = [
+        play
+        for play in _candidate_plays(state, seat)
+        if placement_problem(state, rank_of(play.card), play.stack or rank_of(play.card)) is None
+        and passes(check_move, state, seat, play)
+    ]
     if passes(check_may_pass, state, seat):
         commands.append(PassTurn())
     return commands

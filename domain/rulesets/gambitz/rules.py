@@ -137,6 +137,11 @@ def check_knight_return(state: State, seat: str, card: str, returned: object) ->
 def check_play(state: State, seat: str, command: PlayCard) -> str:
     """Every check a play must pass, in the order decide reports them; returns the stack the card goes on."""
     check_not_stuck(state, seat)
+    return check_move(state, seat, command)
+
+
+def check_move(state: State, seat: str, command: PlayCard) -> str:
+    """The checks of a play after `check_not_stuck`: the card, its stack, the placement and its power."""
     check_card(state, seat, command.card)
     stack = check_stack(command.card, command.stack)
     check_placement(state, rank_of(command.card), stack)
