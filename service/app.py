@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask import Flask, Response, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -59,12 +62,42 @@ def build_gambit(settings: Settings) -> Gambit:
     return Gambit(settings, match_app, CrossMatchIndex(match_app, store), alerts, signer, streams, server_metrics)
 
 
+class GambitFlask(Flask):
+    """Flask, telling a coroutine function from a plain one once per function rather than on every call.
+
+    Flask asks (`ensure_sync`) for every hook and view of every request; the answer never changes
+    for a function, and `inspect.iscoroutinefunction` is a visible share of a small request.
+    """
+
+    # Functions told apart (bounded: per-request callbacks are new functions each time).
+    REMEMBERED_FUNCTIONS = 1024
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plain_functions: set[Any] = set()
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """The function itself when it is not a coroutine function; Flask's wrapper otherwise."""
+        key = getattr(func, "__func__", func)  # a bound method is as async as its function
+        try:
+            if key in self._plain_functions:
+                return func
+        except TypeError:  # an unhashable callable: asked every time, as Flask does
+            return super().ensure_sync(func)
+        synced = super().ensure_sync(func)
+        if synced is func:
+            if len(self._plain_functions) >= self.REMEMBERED_FUNCTIONS:
+                self._plain_functions.clear()
+            self._plain_functions.add(key)
+        return synced
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     """Build the app; call it in each gunicorn worker (the store's pool opens here)."""
     settings = settings or Settings.from_env()
     logs.configure()
     # The viewer's assets are served by its blueprint at /watch-assets; no second /static route.
-    app = Flask(__name__, static_folder=None)
+    app = GambitFlask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     if settings.trusted_proxies:
         # Only as many X-Forwarded-For hops as there are proxies we run: a client cannot forge its address.

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from flask import Blueprint, Response, jsonify, request
 from flask import g as flask_g
 from flask.views import MethodView
@@ -20,14 +23,19 @@ bp = Blueprint("commands", __name__)
 MAX_IDEMPOTENCY_KEY = 200
 
 
-def recorded(match: Match, first: int, last: int, viewer: Viewer) -> Response:
+def recorded(match: Match, first: int, last: int, viewer: Viewer, written: Sequence[Any] = ()) -> Response:
     """201 with the records first..last in the viewer's form and the receipt signed for the write.
 
+    `written` are the records this very request stored, when the caller has them: if they are
+    exactly first..last they are answered as they are, else the records are read from the store.
     A retried Idempotency-Key gets exactly the first answer: the same body and the same ETag.
     """
     g = gambit()
     count = last - first + 1
-    stored = g.matches.records(match.match_id, after=first - 1, upto=last) if count > 0 else []
+    if count > 0 and [record.originator_version for record in written] == list(range(first, last + 1)):
+        stored = list(written)
+    else:
+        stored = g.matches.records(match.match_id, after=first - 1, upto=last) if count > 0 else []
     events = [record_form(record, viewer, match, as_of=last) for record in stored]
     if viewer.role == ORGANIZER and any(event.get("secret") is not None for event in events):
         note_organizer_read(match, "write-response", last)
@@ -55,8 +63,11 @@ class Commands(MethodView):
             raise Problem(
                 400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters"
             )
-        first, last, match = g.matches.act(match_id, seat, command, etag_version(match.version), key, loaded=match)
-        return recorded(match, first, last, viewer_for(match, "seat", seat))
+        written: list[Any] = []
+        first, last, match = g.matches.act(
+            match_id, seat, command, etag_version(match.version), key, loaded=match, written=written
+        )
+        return recorded(match, first, last, viewer_for(match, "seat", seat), written)
 
 
 class LegalCommands(MethodView):

@@ -27,6 +27,8 @@ from service.streams import Follower, StreamHub
 BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 MULTIPROCESS_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 UNMATCHED_ROUTE = "unmatched"
+# Series whose label lookups one process remembers (far more than the service has).
+MAX_REMEMBERED_SERIES = 4096
 
 # `_created` series double every counter and histogram for a timestamp Prometheus does not need.
 disable_created_metrics()
@@ -79,15 +81,32 @@ class Metrics:
             registry=own,
         )
         self._followers_lock = threading.Lock()
+        self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
 
     def observe(self, route: str, method: str, status: int, seconds: float) -> None:
         """Count one finished request."""
-        self.requests.labels(method=method, route=route, status=str(status)).inc()
-        self.latency.labels(method=method, route=route).observe(seconds)
+        self._child(self.requests, method, route, str(status)).inc()
+        self._child(self.latency, method, route).observe(seconds)
 
     def count_command(self, ruleset: str, outcome: str) -> None:
         """Count one command by its ruleset and outcome."""
-        self.commands.labels(outcome=outcome, ruleset=ruleset).inc()
+        self._child(self.commands, outcome, ruleset).inc()
+
+    def _child(self, metric: Any, *values: str) -> Any:
+        """`metric.labels(*values)` (label values in the metric's label-name order), looked up once per series.
+
+        The library checks and builds the series key on every `labels` call; a request needs the same
+        few series again and again. Series are bounded (route templates, methods, statuses, rulesets,
+        problem codes), and so is this map.
+        """
+        key = (id(metric), values)
+        child = self._children.get(key)
+        if child is None:
+            child = metric.labels(*values)
+            if len(self._children) > MAX_REMEMBERED_SERIES:
+                self._children.clear()
+            self._children[key] = child
+        return child
 
     def open_streams(self, count: int) -> None:
         """This process now holds `count` open streams."""
