@@ -45,7 +45,9 @@ function atLatest() {
 /** A seat's time left now: counted down from its deadline at the latest version, else as of the version shown. */
 function remaining(seatClock) {
   if (seatClock.running && seatClock.deadline && atLatest() && !shown.paused) {
-    return Date.parse(seatClock.deadline) - (Date.now() + serverOffset);
+    // The server's time is known to a second at best (the Date header): a running clock never
+    // shows more than the time left the server reported, only less as it runs.
+    return Math.min(seatClock.remaining_ms, Date.parse(seatClock.deadline) - (Date.now() + serverOffset));
   }
   return seatClock.remaining_ms;
 }

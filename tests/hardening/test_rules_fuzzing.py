@@ -33,6 +33,8 @@ from tests.support.api import auth
 
 # Fuzzed commands per ruleset and store (legal moves come on top).
 FUZZED = 70
+# A bound on the matches played to reach FUZZED (a loop that cannot end is a hang, not a failure).
+MAX_MATCHES = 40
 LEGAL_RATE = 0.3
 FAST_FORWARD_RATE = 0.08
 
@@ -287,7 +289,9 @@ def test_random_commands_from_every_seat_get_201_or_a_problem_and_rejections_cha
     matches = app.extensions["gambit"].matches
     rng = random.Random(f"rules-fuzzing/{ruleset}")
     fuzzed = matches_played = 0
-    while fuzzed < FUZZED and matches_played < 10:
+    # Matches end on their own after a random number of commands (the deal is the server's), so
+    # enough of them are played to send FUZZED commands however short each one happens to be.
+    while fuzzed < FUZZED and matches_played < MAX_MATCHES:
         matches_played += 1
         fuzzer = Fuzzer(client, matches, ruleset, rng)
         while fuzzed < FUZZED and fuzzer.active:
