@@ -231,16 +231,17 @@ def markdown_table(table: list[list[str]]) -> str:
 
 def verify_table(results: dict) -> str:
     lines = [("| store | records | export bytes | `gambit verify` end to end, s | of which import of the CLI, s "
-              "| verify in-process, s | `json.loads` of the lines, s | ratio end to end (per repetition) "
-              "| ratio in-process | verdict |"),
-             "|---|---|---|---|---|---|---|---|---|---|"]
+              "| verify in-process, s | of it in one process (`--jobs 1`), s | `json.loads` of the lines, s "
+              "| ratio end to end (per repetition) | ratio in-process | verdict |"),
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for b, r in results["backends"].items():
         for length in _verify_lengths(results):
             v = r.get("verify", {}).get("lengths", {}).get(length)
             if not v:
                 continue
             lines.append(f"| {NAMES.get(b, b)} | {v['records']:,} | {v['bytes']:,} | {v['verify_s']:.3f} | "
-                         f"{v['import_s']:.3f} | {v['verify_in_process_s']:.3f} | {v['parse_s']:.4f} | "
+                         f"{v['import_s']:.3f} | {v['verify_in_process_s']:.3f} | {_f(v.get('verify_one_process_s'), 3)} | "
+                         f"{v['parse_s']:.4f} | "
                          f"**{v['ratio']:.1f}** ({', '.join(f'{x:.1f}' for x in v['ratio_runs'])}) | "
                          f"{v['ratio_in_process']:.1f} | {v['verdict']} |")
     return "\n".join(lines)

@@ -441,7 +441,8 @@ def verify_one(match_id: str, name: str, tmp: str, env: dict, key_path: str, cfg
     out = {"records": lines - 1, "bytes": os.path.getsize(export), "export_s": round(export_s, 2), "runs": runs,
            "exit_code": done.returncode, "verdict": done.stdout.splitlines()[0].split()[0] if done.stdout else "",
            "ratio_runs": [r["ratio"] for r in runs], "ratio": median([r["ratio"] for r in runs]),
-           "import_s": split["import_s"], "verify_in_process_s": split["verify_s"]}
+           "import_s": split["import_s"], "verify_in_process_s": split["verify_s"],
+           "verify_one_process_s": split.get("verify_one_process_s")}
     for key in ("verify_s", "parse_s"):
         out[key] = round(median([r[key] for r in runs]), 4)
     out["ratio_in_process"] = round(split["verify_s"] / out["parse_s"], 2)

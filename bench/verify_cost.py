@@ -3,10 +3,12 @@
 Run in a fresh process (as `gambit verify` is), it prints one JSON object:
 - `import_s`: importing what `gambit verify --key` imports: `service.cli`, then (in its handler)
   `service.verify_cli` and the key's library, then (for the replay) the rulesets;
-- `verify_s`: `service.verify_cli.run_verify` on the export, in this process (report to /dev/null);
+- `verify_s`: `service.verify_cli.run_verify` on the export, in this process (report to /dev/null), as
+  `gambit verify` runs it (in two processes for a long export on a machine with a second core);
+- `verify_one_process_s`: the same in this process alone (`--jobs 1`);
 - `parse_s`: reading the same file and `json.loads` of each of its lines (the yardstick of the
   verify ratio);
-- with `--profile`, `top`: the functions with most own time in a profiled verify (cProfile).
+- with `--profile`, `top`: the functions with most own time in a profiled verify in one process (cProfile).
 `--parse-only` prints `parse_s` alone.
 The rest of an end-to-end `gambit verify` (timed by bench/run.py) is the interpreter's start.
 """
@@ -54,12 +56,16 @@ def main(argv: list[str] | None = None) -> int:
     import_s = time.perf_counter() - started
     with open(os.devnull, "w") as sink:
         started = time.perf_counter()
-        code = run_verify(args.export, args.key, False, out=sink, err=sink)
+        code = run_verify(args.export, args.key, False, out=sink, err=sink, jobs=None)
         verify_s = time.perf_counter() - started
+        started = time.perf_counter()
+        run_verify(args.export, args.key, False, out=sink, err=sink, jobs=1)
+        one_process_s = time.perf_counter() - started
         parse_s, lines = parse_lines(args.export)
         out = {
             "import_s": round(import_s, 4),
             "verify_s": round(verify_s, 4),
+            "verify_one_process_s": round(one_process_s, 4),
             "parse_s": round(parse_s, 4),
             "lines": lines,
             "exit_code": code,

@@ -228,6 +228,44 @@ def _parse(lines: Iterable[str], progress: Callable[[int], None] | None = None) 
     return _Export(header, records, trailer, links, openings)
 
 
+@dataclass
+class Records:
+    """An export's header and records as read, before any check: what the replay needs."""
+
+    header: dict
+    records: list[dict]
+
+
+def read_records(lines: Iterable[str], progress: Callable[[int], None] | None = None) -> Records | None:
+    """The header and records of an export read at parse speed, with no encoding, hash or check;
+    None when a line does not read as a JSON object.
+
+    Its values are those `_parse` gives only for lines `_parse` accepts, which prove that no
+    object repeats a key (the one way two readers of a JSON object can keep different values):
+    use it only alongside `checks_before_replay` on the same lines, and only when that passed.
+    """
+    header: dict | None = None
+    records: list[dict] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            item = _DECODER.decode(line)
+        except ValueError:
+            return None
+        if not isinstance(item, dict):
+            return None
+        if header is None:
+            header = item
+        elif "trailer" in item:
+            break
+        else:
+            records.append(item)
+            if progress is not None and len(records) % 1000 == 0:
+                progress(len(records))
+    return None if header is None else Records(header, records)
+
+
 def _encodings(record: dict) -> tuple[bytes | _Unencodable, bytes | _Unencodable | None]:
     """The canonical bytes a record's chain link hashes, and those its commitment hashes (None without a secret)."""
     try:
@@ -367,11 +405,30 @@ def verify_export(
     export cut back to an earlier write is caught.
     """
     report = Report(source)
+    export = checks_before_replay(report, lines, progress, check_signature, kept_receipts)
+    if export is not None:
+        replay_and_summarize(report, export)
+    return report
+
+
+def checks_before_replay(
+    report: Report,
+    lines: Iterable[str],
+    progress: Callable[[int], None] | None,
+    check_signature: Callable[[dict], bool] | None,
+    kept_receipts: list[dict] | None,
+    check_evidence: Callable[[Report, list[dict]], None] | None = None,
+) -> _Export | None:
+    """Every check of `verify_export` before the replay, in the report's order; the parsed export
+    when the replay comes next, None when a check ended the verification.
+
+    `check_evidence` stands in for the evidence check, in its place (another process can make it).
+    """
     try:
         export = _parse(lines, progress)
     except Malformed as exc:
         report.add("format", False, str(exc))
-        return report
+        return None
     header, records, trailer = export.header, export.records, export.trailer
     report.match_id, report.ruleset = header["match_id"], header["ruleset"]
     report.records = len(records)
@@ -379,26 +436,40 @@ def verify_export(
     try:
         head = _check_chain(report, header, records, export.links)
         if head is None:
-            return report  # nothing after a broken chain can be trusted to mean anything
+            return None  # nothing after a broken chain can be trusted to mean anything
         _check_header_binding(report, header, records)
         finished = any(r["kind"] == MATCH_FINISHED for r in records)
         _check_commitments(report, records, export.openings, finished)
         _check_chance(report, header, records)
-        _check_evidence(report, records)
+        (check_evidence or check_evidence_of)(report, records)
         _check_trailer(report, header, trailer, records, head, check_signature)
         if kept_receipts:
             _check_kept_receipts(report, header, records, kept_receipts, check_signature)
         check_clocks(report, header, records)
-        _replay(report, header, records)
     except Exception as exc:  # noqa: BLE001 - content no check foresaw: still a report, never a traceback
-        report.add("content", False, f"the export cannot be checked: {type(exc).__name__}: {exc}")
-        return report
+        add_unforeseen(report, exc)
+        return None
+    return export
+
+
+def add_unforeseen(report: Report, exc: Exception) -> None:
+    """The failed check for content no check foresaw, which ends the verification."""
+    report.add("content", False, f"the export cannot be checked: {type(exc).__name__}: {exc}")
+
+
+def replay_and_summarize(report: Report, export: _Export | Records) -> None:
+    """The last step of `verify_export`: the replay through the rules, then the disputes the records hold."""
+    records = export.records
+    try:
+        _replay(report, export.header, records)
+    except Exception as exc:  # noqa: BLE001 - content no check foresaw: still a report, never a traceback
+        add_unforeseen(report, exc)
+        return
     report.disputes = [
         dict(r["public"], version=r["version"], kind=r["kind"])
         for r in records
         if r["kind"] in MATCH_KINDS - {MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED}
     ]
-    return report
 
 
 def _check_chain(report: Report, header: dict, records: list[dict], links: list[str | _Unencodable]) -> str | None:
@@ -564,7 +635,8 @@ _EVIDENCE_NAMES = frozenset(name for name, _ in _EVIDENCE)
 _EVIDENCE_COPIES = frozenset(copies for _, copies in _EVIDENCE)
 
 
-def _check_evidence(report: Report, records: list[dict]) -> None:
+def check_evidence_of(report: Report, records: list[dict]) -> None:
+    """The evidence check: every record's named evidence opens its commitments; bluff rulings listed in `report.calls`."""
     by_version = {r["version"]: r for r in records}
     checked = 0
     for record in records:

@@ -124,7 +124,7 @@ def _clock(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     from service.verify_cli import run_verify
 
-    return run_verify(args.path, args.key, args.json, receipts=args.receipt)
+    return run_verify(args.path, args.key, args.json, receipts=args.receipt, jobs=args.jobs)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -184,6 +184,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="FILE",
         help="receipts a seat kept from write responses (repeatable): the export must hold each",
+    )
+    verify.add_argument(
+        "--jobs",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="processes per export: 2 checks the record in one while the other replays it "
+        "(default: 2 for an export of 2,000 lines or more, where a second core is free)",
     )
     verify.set_defaults(func=_verify)
     export = sub.add_parser("export", help="export a match (or a tournament's matches) from the store")

@@ -209,11 +209,14 @@ def test_a_match_played_over_http_with_calls_and_disputes_verifies_on_every_stor
         code, report = _verify(tmp_path, text, key, viewer)
         assert code == EXIT_VERIFIED, report
         assert report.startswith("VERIFIED")
-    # `gambit verify` as a user runs it, in a fresh process: it passes, loading this game alone.
-    ran = verify_in_a_fresh_process(tmp_path / "organizer.ndjson", key)
+    # `gambit verify` as a user runs it, in a fresh process: it passes, loading this game alone;
+    # in two processes (the record checked in a forked one while the other replays) it says the same.
+    ran = verify_in_a_fresh_process(tmp_path / "organizer.ndjson", key, jobs=1)
     assert ran["code"] == EXIT_VERIFIED
     package = rulesets.get(ruleset_id).__name__.split(".")[2]
     assert games_imported(ran) == {package}
+    split = verify_in_a_fresh_process(tmp_path / "organizer.ndjson", key, jobs=2)
+    assert (split["code"], split["report"]) == (ran["code"], ran["report"])
     audit = client.get(f"/matches/{match_id}/audit/bluffs").get_json()
     for entry in audit["calls"]:
         assert entry.get("verified") is True, entry

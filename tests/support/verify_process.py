@@ -10,18 +10,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def verify_in_a_fresh_process(path: Path, key: str | None = None) -> dict:
-    """`gambit verify [--key KEY] PATH` in a new interpreter: `{"code": exit code, "modules": imported names}`."""
+def verify_in_a_fresh_process(path: Path, key: str | None = None, jobs: int | None = None) -> dict:
+    """`gambit verify --json [--key KEY] [--jobs N] PATH` in a new interpreter:
+    `{"code": exit code, "modules": imported names, "report": the JSON report}`."""
     modules = path.with_suffix(".modules.json")
-    arguments = ["verify", *(["--key", key] if key is not None else []), str(path)]
+    arguments = ["verify", "--json", *(["--key", key] if key is not None else []), str(path)]
+    if jobs is not None:
+        arguments[1:1] = ["--jobs", str(jobs)]
     script = (
         "import json, sys\n"
         "from service.cli import main\n"
         f"code = main({arguments!r})\n"
         f"open({str(modules)!r}, 'w').write(json.dumps({{'code': code, 'modules': sorted(sys.modules)}}))\n"
     )
-    subprocess.run([sys.executable, "-c", script], cwd=ROOT, check=True, capture_output=True, timeout=120)
-    return json.loads(modules.read_text())
+    ran = subprocess.run([sys.executable, "-c", script], cwd=ROOT, check=True, capture_output=True, timeout=120)
+    return {**json.loads(modules.read_text()), "report": json.loads(ran.stdout)}
 
 
 def games_imported(ran: dict) -> set[str]:
