@@ -11,21 +11,16 @@ import base64
 import hashlib
 import os
 import pathlib
-from collections.abc import Callable
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from domain.records import canonical
+from service.receipt_signatures import receipt_message, signed_by, verify_receipt
 
 KEY_FILE = "signing-key.pem"
 ALGORITHM = "Ed25519"
-
-
-def receipt_message(match_id: str, version: int, head: str) -> bytes:
-    """The bytes a receipt signs: canonical JSON of the match id, version and chain head."""
-    return canonical({"match_id": match_id, "version": version, "head": head})
+# Checking a receipt needs none of the key handling here: `gambit verify` imports only that module.
+__all__ = ["ALGORITHM", "KEY_FILE", "Signer", "receipt_message", "signed_by", "verify_receipt"]
 
 
 class Signer:
@@ -114,22 +109,3 @@ def _private_from_pem(pem: bytes) -> Ed25519PrivateKey:
         # A key of another algorithm is a bad configured value, as an unreadable PEM is (ValueError).
         raise ValueError("the signing key must be an Ed25519 private key")  # noqa: TRY004
     return key
-
-
-def verify_receipt(public_key_b64: str, receipt: dict) -> bool:
-    """Whether a receipt's signature is the key's signature of its match id, version and head."""
-    try:
-        key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key_b64))
-        key.verify(
-            base64.b64decode(receipt["signature"]),
-            receipt_message(receipt["match_id"], receipt["version"], receipt["head"]),
-        )
-    except (InvalidSignature, KeyError, ValueError, TypeError):
-        return False
-    return True
-
-
-def signed_by(public_key_b64: str) -> Callable[[dict], bool]:
-    """A check that a receipt names this key (its key_id) and carries its valid signature."""
-    key_id = hashlib.sha256(base64.b64decode(public_key_b64)).hexdigest()[:16]
-    return lambda receipt: receipt.get("key_id") == key_id and verify_receipt(public_key_b64, receipt)

@@ -147,7 +147,7 @@ def run_verify(
         return EXIT_USAGE
     check = None
     if public_key is not None:
-        from service.signing import signed_by  # the key's library is imported only when a key is given
+        from service.receipt_signatures import signed_by  # the key's library is imported only when a key is given
 
         check = signed_by(public_key)
     reports = []

@@ -177,6 +177,19 @@ def test_gambit_verify_imports_neither_the_web_app_nor_the_stores(honest, tmp_pa
     assert loaded == []
 
 
+def test_gambit_verify_with_a_key_imports_the_signature_check_not_the_key_handling(honest, tmp_path):
+    from service.signing import Signer
+
+    signer = Signer.load(str(tmp_path))
+    path = tmp_path / "export.ndjson"
+    path.write_text("\n".join(honest) + "\n")
+    ran = verify_in_a_fresh_process(path, signer.public_key_b64)
+    assert ran["code"] == 1  # FAILED: this export's trailer was not signed by that key, which was checked
+    assert "service.receipt_signatures" in ran["modules"]
+    assert "service.signing" not in ran["modules"]
+    assert "cryptography.hazmat.primitives.serialization" not in ran["modules"]
+
+
 def test_gambit_verify_imports_only_the_game_of_the_match_it_checks(honest, tmp_path):
     ran = _verify_in_a_fresh_process(honest, tmp_path)
     assert ran["code"] == 3  # UNSIGNED: replayed through the rules, so the game was loaded

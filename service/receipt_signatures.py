@@ -1,0 +1,40 @@
+"""Checking a receipt's signature: all `gambit verify` needs of the service key, and light to import.
+
+The key's handling (generation, PEM files, rotation) lives in service/signing.py and imports much
+more of the key library; a verification imports only this.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Callable
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from domain.records import canonical
+
+
+def receipt_message(match_id: str, version: int, head: str) -> bytes:
+    """The bytes a receipt signs: canonical JSON of the match id, version and chain head."""
+    return canonical({"match_id": match_id, "version": version, "head": head})
+
+
+def verify_receipt(public_key_b64: str, receipt: dict) -> bool:
+    """Whether a receipt's signature is the key's signature of its match id, version and head."""
+    try:
+        key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key_b64))
+        key.verify(
+            base64.b64decode(receipt["signature"]),
+            receipt_message(receipt["match_id"], receipt["version"], receipt["head"]),
+        )
+    except (InvalidSignature, KeyError, ValueError, TypeError):
+        return False
+    return True
+
+
+def signed_by(public_key_b64: str) -> Callable[[dict], bool]:
+    """A check that a receipt names this key (its key_id) and carries its valid signature."""
+    key_id = hashlib.sha256(base64.b64decode(public_key_b64)).hexdigest()[:16]
+    return lambda receipt: receipt.get("key_id") == key_id and verify_receipt(public_key_b64, receipt)
