@@ -246,9 +246,24 @@ def _write_export(
     export_lines: Callable[..., Any],
     as_json: Callable[[Any], str],
 ) -> None:
-    """Write one match's export (header, records, trailer) to `handle` (imports passed in: the CLI loads them lazily)."""
+    """Write one match's export (header, records, trailer) to `handle` (imports passed in: the CLI loads them lazily).
+
+    A spectator's export of a running match with a spectator delay ends where `GET /export` ends
+    it for a spectator: at the delayed version, on that write's receipt.
+    """
+    from projections.delay import spectator_delay
+
     match = gambit.matches.match(match_id)
-    for line in export_lines(gambit.matches, match, viewer_for(match, role)):
+    viewer = viewer_for(match, role)
+    delay = spectator_delay(gambit.matches, match, viewer)
+    if delay is not None and delay.as_of != match.version:
+        print(
+            f"gambit export: spectators see match {match_id} {delay.records} records behind while it runs: "
+            f"exported as of version {delay.as_of} of {match.version}",
+            file=sys.stderr,
+        )
+        match = gambit.matches.match(match_id, version=delay.as_of)
+    for line in export_lines(gambit.matches, match, viewer):
         handle.write(line)
     handle.write(as_json(gambit.trailer_for(match)) + "\n")
 

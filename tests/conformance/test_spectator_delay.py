@@ -6,14 +6,16 @@ seats see the latest; once the match has finished, the spectator sees everything
 from __future__ import annotations
 
 import io
+import json
 import random
 
 import pytest
 
 from domain import rulesets
 from domain.ruleset import SPECTATOR, Viewer
-from projections.views import view_of
-from service.verify_cli import EXIT_VERIFIED, run_verify
+from projections.records import viewer_for
+from projections.views import as_json, export_lines, view_of
+from service.verify_cli import EXIT_VERIFIED, _write_export, run_verify
 from tests.hardening.play import CONFIGS, advance, finish, join_options
 from tests.support.api import auth
 
@@ -41,6 +43,20 @@ def _verifies(tmp_path, text: str, key: str) -> bool:
     path = tmp_path / "spectator.ndjson"
     path.write_text(text)
     return run_verify(str(path), key, as_json=False, out=io.StringIO(), err=io.StringIO()) == EXIT_VERIFIED
+
+
+def _cli_export(app, match_id: str, role: str) -> str:
+    """What `gambit export MATCH --as ROLE` writes for this app's store."""
+    out = io.StringIO()
+    _write_export(app.extensions["gambit"], match_id, role, out, viewer_for, export_lines, as_json)
+    return out.getvalue()
+
+
+def _without_export_time(text: str) -> list:
+    """An export's lines as JSON, its header without the moment it was taken."""
+    lines = [json.loads(line) for line in text.splitlines()]
+    lines[0].pop("exported_at")
+    return lines
 
 
 def _shown_versions(client, match_id: str, headers: dict) -> dict[str, int]:
@@ -77,6 +93,11 @@ def test_a_spectator_is_held_at_the_delayed_version_until_the_match_ends(client,
     assert view.headers[HEADER] == str(DELAY) and view.get_json()["delay"] == {"records": DELAY, "as_of": shown}
     assert view.get_json()["state"] == view_of(matches.match(match_id, version=shown), Viewer(SPECTATOR))["state"]
     assert _verifies(tmp_path, client.get(f"/matches/{match_id}/export").get_data(as_text=True), key)
+    # `gambit export --as spectator` holds the same line as GET /export; an organizer's export does not.
+    assert _without_export_time(_cli_export(app, match_id, "spectator")) == _without_export_time(
+        client.get(f"/matches/{match_id}/export").get_data(as_text=True)
+    )
+    assert len(_cli_export(app, match_id, "organizer").splitlines()) - 2 == latest.version
     seat = next(iter(tokens))
     assert set(_shown_versions(client, match_id, auth(tokens[seat])).values()) == {latest.version}
     finish(matches, match_id, rng, tokens, client)
