@@ -35,16 +35,21 @@ from domain.verification import (
 SPLIT_FROM_LINES = 2000
 
 
+# Where a process can fork (every POSIX system the service runs on; not Windows).
+FORKS = os.name == "posix"
+
+
 def cores_available() -> int:
     """How many cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
+    try:
         return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+    except AttributeError:  # a POSIX system without CPU affinity (macOS): every core
+        return os.cpu_count() or 1
 
 
 def worth_splitting(lines: list[str]) -> bool:
     """Whether a verification of these lines is faster in two processes on this machine."""
-    return hasattr(os, "fork") and cores_available() >= 2 and len(lines) >= SPLIT_FROM_LINES
+    return FORKS and cores_available() >= 2 and len(lines) >= SPLIT_FROM_LINES
 
 
 def verify_export_split(
@@ -66,7 +71,7 @@ def verify_export_split(
             lines, source, check_signature=check_signature, progress=progress, kept_receipts=kept_receipts
         )
 
-    if not hasattr(os, "fork"):
+    if not FORKS:
         return serially()
     read_end, write_end = os.pipe()
     try:

@@ -98,6 +98,16 @@ def test_where_no_process_can_be_forked_the_serial_verification_answers(honest, 
     assert verify_export_split(honest).as_dict() == verify_export(honest).as_dict()
 
 
+def test_on_a_system_that_cannot_fork_the_serial_verification_answers(honest, monkeypatch):
+    def never(*_args):
+        raise AssertionError("no fork where the system has none")
+
+    monkeypatch.setattr(verification_split, "FORKS", False)
+    monkeypatch.setattr(os, "fork", never)
+    assert verify_export_split(honest).as_dict() == verify_export(honest).as_dict()
+    assert not worth_splitting(["{}"] * SPLIT_FROM_LINES)
+
+
 def test_only_a_long_export_on_a_machine_with_a_second_core_is_split(monkeypatch):
     monkeypatch.setattr(verification_split, "cores_available", lambda: 2)
     assert worth_splitting(["{}"] * SPLIT_FROM_LINES)
