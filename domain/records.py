@@ -178,6 +178,12 @@ def chain_link(previous: str, version: int, kind: str, timestamp: str, public: A
     return linked(previous, chain_body(version, kind, timestamp, public, commitment_hex))
 
 
+# A record names what it reveals to everyone (`public.opens`, copies in `secret.opened`) and what
+# it rests on but keeps sealed (`public.sealed_evidence`, copies in `secret.sealed_evidence`).
+EVIDENCE_FIELDS = (("opens", "opened"), ("sealed_evidence", "sealed_evidence"))
+EVIDENCE_NAMES = frozenset(name for name, _ in EVIDENCE_FIELDS)
+EVIDENCE_COPIES = frozenset(copies for _, copies in EVIDENCE_FIELDS)
+
 # The kinds of record the match itself writes, whatever its ruleset (the rulesets' own kinds are theirs).
 MATCH_CREATED = "MatchCreated"
 SEAT_JOINED = "SeatJoined"
