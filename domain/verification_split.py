@@ -88,9 +88,14 @@ def verify_export_split(
         mine = _evidence_and_replay(lines, source, progress)
     finally:
         checked = _child_result(read_end, pid)
-    if checked is None or mine is None:
-        return serially()  # the child failed, or (cannot be) lines it read did not read plainly here
-    return _merged(*checked, *mine)
+    if checked is None:
+        return serially()  # the child failed
+    report, evidence_at, replay_next = checked
+    if evidence_at is None:
+        return report  # the verification ended before the evidence check (a malformed line, a broken chain…)
+    if mine is None:
+        return serially()  # cannot be: lines the child accepted read plainly and check as serially
+    return _merged(report, evidence_at, replay_next, *mine)
 
 
 def _evidence_and_replay(
@@ -121,15 +126,13 @@ def _evidence_and_replay(
 
 def _merged(
     report: Report,
-    evidence_at: int | None,
+    evidence_at: int,
     replay_next: bool,
     evidence: Report,
     replayed: Report | Exception,
 ) -> Report:
     """The child's report with this process's evidence check in its place and the replay after it,
     each only where the serial verification comes to it."""
-    if evidence_at is None:
-        return report  # the verification ended before the evidence check
     after = report.checks[evidence_at:]
     report.checks[evidence_at:] = evidence.checks
     report.calls = evidence.calls

@@ -28,6 +28,16 @@ def honest() -> list[str]:
     return export_lines(game, game.events)
 
 
+@pytest.fixture
+def split_only(monkeypatch):
+    """The split verification must answer by itself: its serial fallback fails the test."""
+
+    def fallback(*_args, **_kwargs):
+        raise AssertionError("the split verification fell back to the serial one")
+
+    monkeypatch.setattr(verification_split, "verify_export", fallback)
+
+
 def same_report(lines: list[str], **options) -> dict:
     """The report of these lines, asserting the split and the serial verification give the same one."""
     serial = verify_export(lines, **options).as_dict()
@@ -36,14 +46,14 @@ def same_report(lines: list[str], **options) -> dict:
     return split
 
 
-def test_the_honest_export_gets_the_serial_report_with_every_check(honest):
+def test_the_honest_export_gets_the_serial_report_with_every_check(honest, split_only):
     report = same_report(honest)
     names = [check["check"] for check in report["checks"]]
     assert names.index("chance") < names.index("evidence") < names.index("receipt") < names.index("replay")
     assert report["calls"] and report["disputes"] == verify_export(honest).disputes
 
 
-def test_the_record_is_checked_in_a_second_process_while_this_one_replays(honest, tmp_path):
+def test_the_record_is_checked_in_a_second_process_while_this_one_replays(honest, split_only, tmp_path):
     seen = tmp_path / "signature-checked-by"
 
     def check_signature(receipt: dict) -> bool:
@@ -55,19 +65,19 @@ def test_the_record_is_checked_in_a_second_process_while_this_one_replays(honest
     assert report.as_dict() == verify_export(honest, check_signature=check_signature).as_dict()
 
 
-def test_a_broken_chain_ends_the_split_report_where_it_ends_the_serial_one(honest):
+def test_a_broken_chain_ends_the_split_report_where_it_ends_the_serial_one(honest, split_only):
     record = json.loads(honest[5])
     record["public"]["forged"] = True
     report = same_report([*honest[:5], json.dumps(record), *honest[6:]])
     assert [c["check"] for c in report["checks"]][-1] == "chain" and report["calls"] == []
 
 
-def test_a_malformed_line_gets_the_serial_format_failure(honest):
+def test_a_malformed_line_gets_the_serial_format_failure(honest, split_only):
     report = same_report([*honest[:3], "{not json", *honest[4:]])
     assert report["checks"] == [{"check": "format", "status": "fail", "detail": report["checks"][0]["detail"]}]
 
 
-def test_an_evidence_check_that_breaks_ends_both_reports_before_the_receipt(honest, monkeypatch):
+def test_an_evidence_check_that_breaks_ends_both_reports_before_the_receipt(honest, split_only, monkeypatch):
     # Content no check foresaw ends a verification where it breaks one: made here by an evidence
     # check that fails midway, after one ruling is listed, in both verifications.
     def breaks_midway(report, records):
