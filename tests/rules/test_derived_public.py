@@ -25,10 +25,10 @@ import pytest
 
 from domain import rulesets
 from domain.chance import derive_draw, derive_permutation
+from domain.replay_check import _first_difference
 from domain.ruleset import Event, config_from_dict
 from domain.rulesets.gambit_tcg.cards import CARDS as TCG_CARDS
 from domain.rulesets.gambitz import CARDS as GAMBITZ_CARDS
-from domain.replay_check import _first_difference
 from domain.verification import verify_export
 from tests.rules.test_derived_secrets import choose, export_lines
 from tests.rules.test_derived_secrets_cards import GAMBIT, THROWDOWN
