@@ -41,6 +41,13 @@ def spectator_delay(app: MatchApp, match: Match, viewer: Viewer) -> SpectatorDel
     return SpectatorDelay(records, delayed_version(app, match, records))
 
 
+def shown_as_of(app: MatchApp, match: Match, delay: SpectatorDelay | None) -> Match:
+    """The match as of the version a viewer held back by `delay` may see (the latest without a delay)."""
+    if delay is None or delay.as_of == match.version:
+        return match
+    return app.match(match.match_id, version=delay.as_of)
+
+
 def delayed_version(app: MatchApp, match: Match, records: int) -> int:
     """The newest write boundary at least `records` records behind the match's version (module docstring)."""
     target = max(1, match.version - records)

@@ -15,7 +15,7 @@ from domain.application import MatchApp
 from domain.errors import TournamentNotFound
 from domain.match import Match
 from domain.ruleset import ORGANIZER, SPECTATOR, Viewer
-from projections.delay import SpectatorDelay, spectator_delay
+from projections.delay import SpectatorDelay, shown_as_of, spectator_delay
 from projections.records import viewer_for
 from service.context import gambit, int_arg
 from service.problems import Problem
@@ -30,9 +30,7 @@ def delay_for(match: Match, viewer: Viewer) -> SpectatorDelay | None:
 
 def shown_match(match: Match, delay: SpectatorDelay | None) -> Match:
     """The match as of the version the caller may see: the latest one, or the delayed one."""
-    if delay is None or delay.as_of == match.version:
-        return match
-    return gambit().matches.match(match.match_id, version=delay.as_of)
+    return shown_as_of(gambit().matches, match, delay)
 
 
 def newest_shown(match: Match, delay: SpectatorDelay | None) -> int:

@@ -251,18 +251,18 @@ def _write_export(
     A spectator's export of a running match with a spectator delay ends where `GET /export` ends
     it for a spectator: at the delayed version, on that write's receipt.
     """
-    from projections.delay import spectator_delay
+    from projections.delay import shown_as_of, spectator_delay
 
-    match = gambit.matches.match(match_id)
-    viewer = viewer_for(match, role)
-    delay = spectator_delay(gambit.matches, match, viewer)
-    if delay is not None and delay.as_of != match.version:
+    latest = gambit.matches.match(match_id)
+    viewer = viewer_for(latest, role)
+    delay = spectator_delay(gambit.matches, latest, viewer)
+    match = shown_as_of(gambit.matches, latest, delay)
+    if delay is not None and match.version != latest.version:
         print(
             f"gambit export: spectators see match {match_id} {delay.records} records behind while it runs: "
-            f"exported as of version {delay.as_of} of {match.version}",
+            f"exported as of version {match.version} of {latest.version}",
             file=sys.stderr,
         )
-        match = gambit.matches.match(match_id, version=delay.as_of)
     for line in export_lines(gambit.matches, match, viewer):
         handle.write(line)
     handle.write(as_json(gambit.trailer_for(match)) + "\n")
