@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from service.signing import verify_receipt
+from service.receipt_signatures import verify_receipt
 from tests.support.api import auth, join_all, play_to_end
 
 DRAGONS = {"players": 3, "target_score": 30}

@@ -21,8 +21,8 @@ from domain import rulesets
 from domain.verification import FAILED, verify_export
 from domain.verification_split import verify_export_split
 from service.app import create_app
+from service.receipt_signatures import signed_by
 from service.settings import Settings
-from service.signing import signed_by
 from tests.support.api import auth, join_all, play_to_end
 
 MUTATIONS_PER_RULESET = 200
