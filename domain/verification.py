@@ -42,9 +42,8 @@ from domain.records import (
     MATCH_CREATED,
     MATCH_FINISHED,
     SEAT_JOINED,
-    canonical_parsed,
     genesis,
-    opening,
+    opening_parsed,
     sha256_hex,
 )
 from domain.replay_check import MATCH_KINDS, check_replay
@@ -359,7 +358,7 @@ def _evidence_problem(record: dict, by_version: dict[int, dict]) -> str | None:
             target = by_version.get(item.get("version"))
             try:
                 opens = target is not None and sha256_hex(
-                    opening(item.get("secret"), item.get("salt"), canonical_parsed)
+                    opening_parsed(item.get("secret"), item.get("salt"))
                 ) == target.get("commitment")
             except (TypeError, ValueError):
                 opens = False
