@@ -54,6 +54,8 @@ RULING_SEARCH = 1000
 # match this process only reads (others write it) does not fold ever more records per load.
 CATCH_UP_KEPT = 8
 UPDATE_ATTEMPTS = 8
+# Receipts this process remembers as verified (matches × versions); past it the memory starts again.
+REMEMBERED_RECEIPTS = 4096
 
 
 def storage_env(database_url: str) -> dict[str, str]:
@@ -221,7 +223,7 @@ class MatchApp(Application):
         self._remember_verified(match.match_id, receipt)
 
     def _remember_verified(self, match_id: str, receipt: dict) -> None:
-        if len(self._verified_receipts) > 4096:
+        if len(self._verified_receipts) > REMEMBERED_RECEIPTS:
             self._verified_receipts.clear()
         self._verified_receipts[(match_id, receipt["version"])] = _receipt_identity(receipt)
 

@@ -23,9 +23,6 @@ from eventsourcing.persistence import InterfaceError, OperationalError, StoredEv
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
 
-# How `storage_env` names this recorder to the library (its APPLICATION_RECORDER_TOPIC setting).
-TOPIC = "domain.pg_append:OneTripApplicationRecorder"
-
 
 class OneTripApplicationRecorder(PostgresApplicationRecorder):
     """The library's PostgreSQL application recorder, appending through one function call."""
