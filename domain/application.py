@@ -44,6 +44,7 @@ from domain.recent import REMEMBERED_MATCHES, RecentMatches
 from domain.records import canonical, sha256_hex
 from domain.reveals import RevealIndex
 from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
+from domain.sqlite_wal import ensure_wal
 from domain.store_guard import one_process_at_a_time, protect_events
 from domain.tournament import Tournament
 
@@ -170,6 +171,11 @@ class MatchApp(Application):
         self.reveals = RevealIndex(lambda match_id, after, upto: _alive(records)(match_id, after=after, upto=upto))
         env = dict(env or {})
         postgres = env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
+        given = {**os.environ, **env}  # as the library reads its settings
+        sqlite_file = given.get("SQLITE_DBNAME", ":memory:")
+        if given.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and ":memory:" not in sqlite_file:
+            # Workers boot together: the library's own switch to WAL would fail in all but one of them.
+            ensure_wal(sqlite_file)
         if postgres:
             # Workers starting together on a fresh database race in the library's CREATE
             # statements ("tuple concurrently updated"): create the tables ourselves, one process

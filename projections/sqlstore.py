@@ -6,19 +6,18 @@ import contextlib
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
+
+from domain.sqlite_wal import switch_to_wal
 
 # Read-model connections per process on PostgreSQL: reads are short, so a few serve all threads.
 READ_MODEL_POOL = 3
 # Idle SQLite read-model connections kept per process (more are opened when needed, then closed).
 SQLITE_IDLE = 4
 SCHEMA_LOCK = 7316505
-# How long a first connection keeps trying to switch a new read-model file to WAL.
-WAL_SWITCH_SECONDS = 30
 
 
 def projection_url(database_url: str) -> str:
@@ -51,7 +50,7 @@ class SqlStore:
         if not self._wal:
             with self._wal_lock:
                 if not self._wal:
-                    _switch_to_wal(conn)
+                    switch_to_wal(conn)
                     self._wal = True
         return conn
 
@@ -180,21 +179,3 @@ class Cursor:
     def fetchall(self) -> list:
         """The remaining rows."""
         return list(self._cursor.fetchall())
-
-
-def _switch_to_wal(conn: sqlite3.Connection) -> None:
-    """Put the file in WAL mode (it stays so), retrying while another connection holds it.
-
-    SQLite answers a journal-mode switch that meets another connection's lock with "database is
-    locked" at once, without its busy handler, so concurrent first connections (threads here, or
-    another worker process) would fail; WAL is a property of the file, so once is enough.
-    """
-    deadline = time.monotonic() + WAL_SWITCH_SECONDS
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)
