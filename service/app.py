@@ -112,7 +112,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     logs.install(app)
     metrics.install(app, app.extensions["gambit"].metrics)
     problems.install(app)
-    ratelimit.install(app, settings.limits)
+    ratelimit.install(app, settings.limits, app.extensions["gambit"].metrics.count_rate_limit_store_failure)
     for blueprint in (
         meta.bp,
         tournaments.bp,

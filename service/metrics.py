@@ -80,6 +80,11 @@ class Metrics:
             multiprocess_mode="mostrecent",
             registry=own,
         )
+        self.rate_limit_store_failures = Counter(
+            "gambit_rate_limit_store_failures",
+            "Calls to the rate-limit store that failed or timed out (each let its request through unlimited).",
+            registry=own,
+        )
         self._followers_lock = threading.Lock()
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
 
@@ -91,6 +96,10 @@ class Metrics:
     def count_command(self, ruleset: str, outcome: str) -> None:
         """Count one command by its ruleset and outcome."""
         self._child(self.commands, outcome, ruleset).inc()
+
+    def count_rate_limit_store_failure(self) -> None:
+        """Count one failed call to the rate-limit store."""
+        self.rate_limit_store_failures.inc()
 
     def _child(self, metric: Any, *values: str) -> Any:
         """`metric.labels(*values)` (label values in the metric's label-name order), looked up once per series.

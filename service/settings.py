@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from service.ratelimit import Limit, Limits
+from service.ratelimit import DEFAULT_STORAGE_TIMEOUT, Limit, Limits
 
 DEFAULT_DATA_DIR = "./var"
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -37,6 +38,8 @@ class Settings:
     match_creation_limit: Limit = NO_LIMIT
     # Where limits count: memory:// (per worker process) or a shared store such as redis://host:6379.
     rate_limit_storage: str = "memory://"
+    # Seconds a connect to, or an answer from, a shared rate-limit store may take (then: not limited).
+    rate_limit_storage_timeout: float = DEFAULT_STORAGE_TIMEOUT
     # Disputes one filer (a seat, or the organizer) may file in one match.
     max_disputes_per_filer: int = DEFAULT_MAX_DISPUTES_PER_FILER
     # Matches a worker keeps in memory to bring up to date rather than rebuild on each request (0: none).
@@ -68,6 +71,9 @@ class Settings:
             rate_limit_per_token=Limit.parse(env.get("GAMBIT_RATE_LIMIT_PER_TOKEN", DEFAULT_TOKEN_LIMIT)),
             match_creation_limit=Limit.parse(env.get("GAMBIT_MATCH_CREATION_LIMIT", DEFAULT_MATCH_CREATION_LIMIT)),
             rate_limit_storage=env.get("GAMBIT_RATE_LIMIT_STORAGE") or "memory://",
+            rate_limit_storage_timeout=_positive_seconds(
+                env, "GAMBIT_RATE_LIMIT_STORAGE_TIMEOUT", DEFAULT_STORAGE_TIMEOUT
+            ),
             max_disputes_per_filer=int(env.get("GAMBIT_MAX_DISPUTES_PER_FILER", DEFAULT_MAX_DISPUTES_PER_FILER)),
             recent_matches=int(env.get("GAMBIT_RECENT_MATCHES", DEFAULT_RECENT_MATCHES)),
             max_streams=int(env.get("GAMBIT_MAX_STREAMS", DEFAULT_MAX_STREAMS)),
@@ -80,7 +86,11 @@ class Settings:
     def limits(self) -> Limits:
         """The rate limits, with the store they count in."""
         return Limits(
-            self.rate_limit_per_address, self.rate_limit_per_token, self.match_creation_limit, self.rate_limit_storage
+            self.rate_limit_per_address,
+            self.rate_limit_per_token,
+            self.match_creation_limit,
+            self.rate_limit_storage,
+            self.rate_limit_storage_timeout,
         )
 
 
@@ -90,3 +100,17 @@ def _one_of(env: Mapping[str, str], name: str, allowed: tuple[str, ...], default
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
     return value
+
+
+def _positive_seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    """An environment setting in seconds that must be a positive number (a typo fails at start)."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not seconds > 0 or math.isinf(seconds):
+        raise ValueError(f"{name} must be a positive number of seconds, not {text!r}")
+    return seconds
