@@ -66,6 +66,21 @@ def gambit() -> Gambit:
 
 RECEIPT_FORMAT = "gambit-receipt/1"
 MAX_INT = 2**63 - 1  # the stores' integer columns are 64-bit; larger values are not positions
+# Digits of the largest integer any header, query or path part may carry. Longer text is refused
+# before int() sees it: Python refuses to convert more than 4,300 digits with an error of its own.
+MAX_INT_DIGITS = len(str(MAX_INT))
+_DECIMAL = re.compile(r"-?[0-9]+")
+
+
+def bounded_int(text: str) -> int | None:
+    """`text` as an integer when it is ASCII decimal digits (an optional leading `-`) within ±MAX_INT; else None.
+
+    The length is checked before any conversion, so no input reaches Python's int/str digit limit.
+    """
+    if len(text.lstrip("-")) > MAX_INT_DIGITS or not _DECIMAL.fullmatch(text):
+        return None
+    value = int(text)
+    return value if -MAX_INT <= value <= MAX_INT else None
 
 
 # With a default the parameter always has a value; without one, None stands for "absent".
@@ -74,15 +89,16 @@ def int_arg(name: str, default: int, minimum: int = 0, maximum: int | None = Non
 @overload
 def int_arg(name: str, default: None = None, minimum: int = 0, maximum: int | None = None) -> int | None: ...
 def int_arg(name: str, default: int | None = None, minimum: int = 0, maximum: int | None = None) -> int | None:
-    """An integer query parameter within bounds (never beyond 64 bits); 400 when it is not one."""
+    """An integer query parameter (ASCII digits, see bounded_int) within bounds (never beyond 64 bits); 400 otherwise."""
     maximum = MAX_INT if maximum is None else min(maximum, MAX_INT)
     raw = request.args.get(name)
     if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise Problem(400, "invalid_parameter", f"'{name}' must be an integer", parameter=name) from None
+    value = bounded_int(raw)
+    if value is None:
+        if _DECIMAL.fullmatch(raw):  # digits, but more than any position has
+            raise Problem(400, "invalid_parameter", f"'{name}' must be between {minimum} and {maximum}", parameter=name)
+        raise Problem(400, "invalid_parameter", f"'{name}' must be an integer", parameter=name)
     if value < minimum or value > maximum:
         raise Problem(400, "invalid_parameter", f"'{name}' must be between {minimum} and {maximum}", parameter=name)
     return value
@@ -121,14 +137,15 @@ def etag_version(current: int | None = None) -> int | None:
     If-Match: this service only ever sends strong ETags, a weak one reaches a client only when a
     proxy weakened it (compressing the body), and it still names the match version the write is
     conditioned on, so refusing it would break such clients for nothing. A bare `5` is read as
-    `"5"`, as it always was.
+    `"5"`, as it always was. A tag of more digits than any version can have (beyond 2**63 - 1)
+    names no version.
     """
     if "If-Match" not in request.headers:
         return None
     tags = request.if_match
     if tags.star_tag:
         return None
-    versions = {int(tag) for tag in tags.as_set(include_weak=True) if _VERSION_TAG.fullmatch(tag)}
+    versions = {int(tag) for tag in tags.as_set(include_weak=True) if _names_a_version(tag)}
     if not versions:
         raise Problem(412, "precondition_failed", 'If-Match must be the match version as an ETag, e.g. "12"')
     if current is not None and current in versions:
@@ -137,3 +154,8 @@ def etag_version(current: int | None = None) -> int | None:
 
 
 _VERSION_TAG = re.compile(r"0|[1-9][0-9]*")
+
+
+def _names_a_version(tag: str) -> bool:
+    """Whether an entity tag spells a version: decimal, no leading zero, within the stores' 64 bits."""
+    return len(tag) <= MAX_INT_DIGITS and _VERSION_TAG.fullmatch(tag) is not None and int(tag) <= MAX_INT

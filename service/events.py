@@ -14,7 +14,7 @@ from domain.ruleset import ORGANIZER, SPECTATOR, Viewer
 from projections.records import record_form, viewer_for
 from projections.views import as_json, opened_forms, records_page
 from service.auth import caller, note_organizer_read
-from service.context import Gambit, gambit, int_arg
+from service.context import Gambit, bounded_int, gambit, int_arg
 from service.delay import delay_for, mark
 
 bp = Blueprint("events", __name__)
@@ -39,7 +39,8 @@ class Events(MethodView):
         after = int_arg("after", 0, minimum=0)
         if request.accept_mimetypes.best == "text/event-stream":
             last_id = request.headers.get("Last-Event-ID", "")
-            start = int(last_id) if last_id.isdigit() and len(last_id) <= 18 else after
+            resumed = bounded_int(last_id)
+            start = resumed if resumed is not None and resumed >= 0 else after
             return mark(_stream(match, viewer, start), delay)
         limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
         upto = None if delay is None else delay.as_of
