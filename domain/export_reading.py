@@ -26,6 +26,10 @@ _TRAILER_KEYS = frozenset(
     {"trailer", "match_id", "version", "head", "key_id", "signature", "unreceipted", "integrity_problem"}
 )
 _HEX = re.compile(r"[0-9a-f]*")
+# The deepest a header, a trailer or a record's public part may nest. The service takes request
+# bodies at most 32 levels deep (service/bodies.py) and nests them a few levels further at most:
+# anything deeper is no record it wrote, and would only make reading or printing it recurse.
+MAX_DEPTH = 64
 
 
 class Malformed(ValueError):
@@ -42,6 +46,28 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     if len(found) != len(pairs):
         raise ValueError("an object repeats a key")
     return found
+
+
+def nests_deeper_than(value: object, limit: int) -> bool:
+    """Whether a JSON value nests objects and arrays more than `limit` levels deep (read without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Iterable = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _may_nest_deeper_than(text: str, limit: int) -> bool:
+    """A C-speed pre-check: a line with no more than `limit` brackets cannot nest deeper than `limit`."""
+    return text.count("{") + text.count("[") > limit
 
 
 def is_hex(value: object, length: int | None = None) -> bool:
@@ -111,10 +137,15 @@ def parse_export(lines: Iterable[str], progress: Callable[[int], None] | None = 
                 continue
         try:
             item = json.loads(line, parse_constant=_strict_constant, object_pairs_hook=_unique_keys)
-        except ValueError as exc:
+        except ValueError as exc:  # a huge integer (over 4,300 digits) is one too
             raise Malformed(f"line {number} is not JSON: {exc}") from None
+        except RecursionError:
+            raise Malformed(f"line {number} nests too deeply to be read (at most {MAX_DEPTH} levels)") from None
         if not isinstance(item, dict):
             raise Malformed(f"line {number} is not a JSON object")
+        too_deep = item.get("public") if header is not None and "trailer" not in item else item
+        if _may_nest_deeper_than(line, MAX_DEPTH) and nests_deeper_than(too_deep, MAX_DEPTH):
+            raise Malformed(f"line {number} nests deeper than {MAX_DEPTH} levels, deeper than the service writes")
         if trailer is not None:
             raise Malformed(f"line {number} comes after the trailer")
         if header is None:
@@ -161,7 +192,7 @@ def read_records(lines: Iterable[str], progress: Callable[[int], None] | None = 
             continue
         try:
             item = _DECODER.decode(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
         if not isinstance(item, dict):
             return None
@@ -184,12 +215,16 @@ def _encodings(record: dict) -> tuple[bytes | Unencodable, bytes | Unencodable |
         )
     except (TypeError, ValueError) as exc:
         body = Unencodable(exc)
+    except RecursionError:
+        body = Unencodable(ValueError("the record nests too deeply to be encoded"))
     if "secret" not in record:
         return body, None
     try:
         return body, opening_parsed(record["secret"], record["salt"])
     except (TypeError, ValueError) as exc:
         return body, Unencodable(exc)
+    except RecursionError:
+        return body, Unencodable(ValueError("the secret nests too deeply to be encoded"))
 
 
 def _record_read_fast(line: str, previous: str) -> tuple[dict, str, str | None] | None:
@@ -207,11 +242,13 @@ def _record_read_fast(line: str, previous: str) -> tuple[dict, str, str | None] 
         return None
     try:
         record = _DECODER.decode(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(record, dict) or "trailer" in record:
         return None
     if not _plainly_shaped(record):
+        return None
+    if _may_nest_deeper_than(line, MAX_DEPTH) and nests_deeper_than(record["public"], MAX_DEPTH):
         return None
     body, secret = _encodings(record)
     if isinstance(body, Unencodable) or isinstance(secret, Unencodable):

@@ -429,9 +429,10 @@ def _check_trailer(
     report.add(
         "signature",
         bool(valid),
-        "the trailer is signed by the given service key"
+        f"the trailer is signed by a given service key (key_id {trailer.get('key_id')})"
         if valid
-        else "the trailer is not signed by the given key (wrong key_id, or a bad signature)",
+        else f"the trailer is not signed by any given key: it names key_id {str(trailer.get('key_id'))[:32]!r} "
+        "(a key not given, or a bad signature)",
     )
 
 
@@ -443,7 +444,13 @@ def _check_kept_receipts(
     for receipt in mine:
         version = receipt.get("version")
         if check_signature is not None and not check_signature(receipt):
-            report.add("kept receipts", False, f"the kept receipt for version {version} is not signed by the key")
+            report.add(
+                "kept receipts",
+                False,
+                f"the kept receipt for version {version} is not signed by any given key: it names key_id "
+                f"{str(receipt.get('key_id'))[:32]!r} (a key not given, e.g. one from before a key rotation, "
+                "or a bad signature)",
+            )
             return
         if not isinstance(version, int) or not 1 <= version <= len(records):
             report.add(

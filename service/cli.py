@@ -176,7 +176,13 @@ def build_parser() -> argparse.ArgumentParser:
     clock.set_defaults(func=_clock)
     verify = sub.add_parser("verify", help="verify a match export (or a directory of them) offline")
     verify.add_argument("path", help="an export .ndjson file, or a directory of them (a tournament)")
-    verify.add_argument("--key", help="the service public key: base64, a file, or a saved /.well-known document")
+    verify.add_argument(
+        "--key",
+        action="append",
+        default=[],
+        help="a service public key (repeatable, for receipts made before a key rotation): base64, a file, "
+        "or a saved /.well-known document (which also names the service's previous keys)",
+    )
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.add_argument(
         "--receipt",

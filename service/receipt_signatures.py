@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -34,7 +34,25 @@ def verify_receipt(public_key_b64: str, receipt: dict) -> bool:
     return True
 
 
+def key_id_of(public_key_b64: str) -> str:
+    """A key's id, as receipts name it: the first 16 hex digits of the SHA-256 of its raw bytes."""
+    return hashlib.sha256(base64.b64decode(public_key_b64)).hexdigest()[:16]
+
+
 def signed_by(public_key_b64: str) -> Callable[[dict], bool]:
     """A check that a receipt names this key (its key_id) and carries its valid signature."""
-    key_id = hashlib.sha256(base64.b64decode(public_key_b64)).hexdigest()[:16]
+    key_id = key_id_of(public_key_b64)
     return lambda receipt: receipt.get("key_id") == key_id and verify_receipt(public_key_b64, receipt)
+
+
+def signed_by_any(public_keys_b64: Iterable[str]) -> Callable[[dict], bool]:
+    """A check that a receipt names one of these keys (by its key_id) and carries that key's valid signature:
+    across a key rotation, each receipt is checked against the key that made it."""
+    by_id = {key_id_of(key): key for key in public_keys_b64}
+
+    def check(receipt: dict) -> bool:
+        key_id = receipt.get("key_id")
+        key = by_id.get(key_id) if isinstance(key_id, str) else None
+        return key is not None and verify_receipt(key, receipt)
+
+    return check

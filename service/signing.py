@@ -15,7 +15,7 @@ import pathlib
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from service.receipt_signatures import receipt_message, signed_by
+from service.receipt_signatures import key_id_of, receipt_message, signed_by
 
 KEY_FILE = "signing-key.pem"
 ALGORITHM = "Ed25519"
@@ -31,6 +31,7 @@ class Signer:
         self.key_id = hashlib.sha256(raw).hexdigest()[:16]
         # Receipts stored before a key rotation were signed by an earlier key: still this service's.
         self._trusted = [signed_by(self.public_key_b64), *(signed_by(key) for key in previous)]
+        self.previous_keys = tuple(previous)
 
     @classmethod
     def load(cls, data_dir: str, configured: str | None = None, previous: tuple[str, ...] = ()) -> Signer:
@@ -87,6 +88,9 @@ class Signer:
             "public_key": self.public_key_b64,
             "key_id": self.key_id,
             "signs": 'canonical({"match_id", "version", "head"})',
+            # The keys this service signed with before a rotation: receipts kept from then name one of
+            # them, and `gambit verify --key` given this document checks each receipt against its own key.
+            "previous_keys": [{"public_key": key, "key_id": key_id_of(key)} for key in self.previous_keys],
         }
 
     def receipt(self, match_id: str, version: int, head: str) -> dict:

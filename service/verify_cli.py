@@ -23,8 +23,9 @@ class UsageError(Exception):
     """A path or key that cannot be used: a one-line message and exit code 2."""
 
 
-def load_public_key(value: str) -> str:
-    """A public key from base64, a file holding it, or a saved /.well-known/gambit-signing-key document."""
+def load_public_keys(value: str) -> list[str]:
+    """Public keys from base64, a file holding one, or a saved /.well-known/gambit-signing-key document
+    (its `public_key`, then the `previous_keys` it lists: the keys the service signed with before a rotation)."""
     if os.path.exists(value):
         try:
             with open(value, encoding="utf-8") as handle:
@@ -35,16 +36,25 @@ def load_public_key(value: str) -> str:
         raise UsageError(f"no key file at {value}")
     else:
         text = value.strip()
-    if text.startswith("{"):
-        try:
-            text = json.loads(text)["public_key"]
-        except (ValueError, KeyError, TypeError):
-            raise UsageError(
-                'the key document has no "public_key" (save /.well-known/gambit-signing-key as is)'
-            ) from None
-    if not isinstance(text, str) or _raw_key(text) is None:
-        raise UsageError("the key is not an Ed25519 public key (32 bytes, base64)")
-    return text
+    if not text.startswith("{"):
+        if _raw_key(text) is None:
+            raise UsageError("the key is not an Ed25519 public key (32 bytes, base64)")
+        return [text]
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply to read
+        raise UsageError(
+            "the key file is not a JSON key document (save /.well-known/gambit-signing-key as is)"
+        ) from None
+    if not isinstance(document, dict) or "public_key" not in document:
+        raise UsageError('the key document has no "public_key" (save /.well-known/gambit-signing-key as is)')
+    previous = document.get("previous_keys", [])
+    if not isinstance(previous, list) or not all(isinstance(item, dict) for item in previous):
+        raise UsageError('the key document\'s "previous_keys" is not a list of keys')
+    keys = [document["public_key"], *(item.get("public_key") for item in previous)]
+    if not all(isinstance(key, str) and _raw_key(key) is not None for key in keys):
+        raise UsageError("a key of the key document is not an Ed25519 public key (32 bytes, base64)")
+    return keys
 
 
 def _raw_key(text: str) -> bytes | None:
@@ -93,6 +103,10 @@ def _read_lines(name: str) -> list[str]:
         raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
+# What every receipt holds (docs/verification.md, "Receipts"), and the type of each.
+_RECEIPT_FIELDS = {"match_id": str, "version": int, "head": str, "key_id": str, "signature": str}
+
+
 def load_receipts(paths: list[str]) -> list[dict]:
     """Receipts a seat kept: files holding one receipt, a JSON list of them, or one per line."""
     found: list[dict] = []
@@ -102,25 +116,33 @@ def load_receipts(paths: list[str]) -> list[dict]:
                 text = handle.read().strip()
         except OSError as exc:
             raise UsageError(f"cannot read the receipt file {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{path} is not UTF-8 text, so it holds no JSON receipts") from None
         try:
             value = (
                 json.loads(text)
                 if text.startswith("[")
                 else [json.loads(line) for line in text.splitlines() if line.strip()]
             )
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply to read
             raise UsageError(f"{path} holds no JSON receipts") from None
-        for item in value:
+        if not isinstance(value, list):
+            raise UsageError(f"{path} holds no JSON receipts")
+        for number, item in enumerate(value, start=1):
             receipt = item.get("receipt", item) if isinstance(item, dict) else None
             if not isinstance(receipt, dict) or "head" not in receipt:
-                raise UsageError(f"{path} holds something that is not a receipt")
+                raise UsageError(f"{path} holds something that is not a receipt (entry {number})")
+            for name, kind in _RECEIPT_FIELDS.items():
+                field = receipt.get(name)
+                if not isinstance(field, kind) or isinstance(field, bool):
+                    raise UsageError(f"{path}: receipt {number} has no {name!r} of type {kind.__name__}")
             found.append(receipt)
     return found
 
 
 def run_verify(
     path: str,
-    key: str | None,
+    key: str | list[str] | None,
     as_json: bool,
     out: TextIO = sys.stdout,
     err: TextIO = sys.stderr,
@@ -129,7 +151,8 @@ def run_verify(
 ) -> int:
     """Verify one export or a directory of them.
 
-    `jobs`: processes per export, 1 or 2; None chooses 2 for a long export where a second core is
+    `key`: the service's public key, or several (each as `--key` takes it): each receipt is
+    checked against the one it names by its `key_id`. `jobs`: processes per export, 1 or 2; None chooses 2 for a long export where a second core is
     free. Two fork this process, which must then have no other threads at work (as a command-line
     run has none).
 
@@ -140,16 +163,17 @@ def run_verify(
         files = export_files(path)
         if not files:
             raise UsageError(f"no exports (*.ndjson) in {path}")
-        public_key = load_public_key(key) if key else None
+        given = [key] if isinstance(key, str) else list(key or [])
+        public_keys = [one for value in given for one in load_public_keys(value)]
         kept = load_receipts(receipts or [])
     except UsageError as exc:
         err.write(f"gambit verify: {exc}\n")
         return EXIT_USAGE
     check = None
-    if public_key is not None:
-        from service.receipt_signatures import signed_by  # the key's library is imported only when a key is given
+    if public_keys:
+        from service.receipt_signatures import signed_by_any  # the key's library is imported only when a key is given
 
-        check = signed_by(public_key)
+        check = signed_by_any(public_keys)
     reports = []
     for name in files:
 

@@ -18,6 +18,7 @@ import pytest
 
 from domain.records import chain_link, commitment, new_salt
 from service.app import create_app
+from service.cli import build_parser
 from service.settings import Settings
 from service.signing import Signer
 from service.verify_cli import EXIT_FAILED, EXIT_UNSIGNED, EXIT_USAGE, EXIT_VERIFIED, run_verify
@@ -422,3 +423,51 @@ def test_after_a_key_rotation_receipts_of_the_previous_key_stay_valid_only_when_
                                       previous_signing_keys=(old_key,))).test_client()
     assert remembering.get(f"/matches/{dragons.match_id}").status_code == 200
     assert remembering.get("/readyz").status_code == 200, "naming the previous key clears the alert"
+
+
+def test_a_match_played_across_a_key_rotation_verifies_with_both_keys_and_fails_clearly_with_the_new_one_alone(
+        settings_for, tmp_path):
+    played = Played(settings_for, tmp_path, "gambitz", {"players": 2}, seed=2, finish=False, upto=6)
+    seat = played.client.get(f"/matches/{played.match_id}").get_json()["to_act"][0]
+    legal = played.client.get(f"/matches/{played.match_id}/legal-commands",
+                              headers=auth(played.tokens[seat])).get_json()
+    kept_before = played.client.post(f"/matches/{played.match_id}/commands", json=legal["commands"][0],
+                                     headers=auth(played.tokens[seat])).get_json()["receipt"]
+    old_key = played.key
+    # The operator rotates the key: a new one signs, the old one is named as previous (deploy/runbook.md).
+    rotated_dir = tmp_path / "rotated"
+    rotated_dir.mkdir()
+    rotated = create_app(Settings(database_url=played.settings.database_url, data_dir=str(rotated_dir),
+                                  previous_signing_keys=(old_key,))).test_client()
+    play_to_end(rotated, played.match_id, played.tokens, random.Random(2))
+    document = rotated.get("/.well-known/gambit-signing-key").get_json()
+    new_key = document["public_key"]
+    assert new_key != old_key
+    assert document["previous_keys"] == [{"public_key": old_key, "key_id": kept_before["key_id"]}]
+    export = tmp_path / "export.ndjson"
+    export.write_text(rotated.get(f"/matches/{played.match_id}/export",
+                                  headers=auth(played.organizer)).get_data(as_text=True))
+    assert json.loads(export.read_text().splitlines()[-1])["key_id"] == document["key_id"]
+    kept = tmp_path / "kept.json"
+    kept.write_text(json.dumps(kept_before))
+    key_document = tmp_path / "key.json"
+    key_document.write_text(json.dumps(document))
+
+    def verify(*keys: str) -> tuple[int, dict]:
+        arguments = build_parser().parse_args(
+            ["verify", "--json", "--receipt", str(kept), *(f"--key={key}" for key in keys), str(export)])
+        out = io.StringIO()
+        code = run_verify(arguments.path, arguments.key, arguments.json, out=out, err=io.StringIO(),
+                          receipts=arguments.receipt)
+        return code, json.loads(out.getvalue())
+
+    for keys in ((new_key, old_key), (old_key, new_key), (str(key_document),)):
+        code, report = verify(*keys)
+        assert code == EXIT_VERIFIED, (keys, report)
+    code, report = verify(new_key)
+    assert code == EXIT_FAILED
+    problem = failed(report)["kept receipts"]
+    assert f"version {kept_before['version']}" in problem and kept_before["key_id"] in problem
+    assert "not signed by any given key" in problem
+    code, report = verify(old_key)
+    assert code == EXIT_FAILED and document["key_id"] in failed(report)["signature"]
