@@ -15,7 +15,7 @@ from .bluffs import ruling_call, ruling_truth
 from .board import COLUMNS, impassable, locate, neighbours, plan_move
 from .commitments import COMMITTED, committed_public, piece_slots, slot_secret
 from .flow import SEATS, on_board, opponent, pieces_of, winner
-from .player_powers import earned_public, juggernaut_public, magician_public, witch_doctor_public, witch_doctor_swap
+from .player_powers import earned_public, juggernaut_public, magician_public, witch_doctor_public, witch_doctor_secret
 from .powers import DIE_SIDES, held, next_power_die
 
 MATCH_WON = "MatchWon"
@@ -188,7 +188,7 @@ def derived_secret(state: dict, event: Event) -> dict | None:
     if event.kind == COMMITTED:
         return slot_secret(state, public["piece"], public["power_type"])
     if event.kind == "WitchDoctorSwapped":
-        return witch_doctor_swap(state, public["piece"])
+        return witch_doctor_secret(state, public["piece"])
     return None
 
 

@@ -16,9 +16,11 @@
   move only (or `decline_juggernaut`), after which the win holds or is void.
 - **Witch Doctor** (instead of an answer to a move with claims): `WitchDoctorSwapped`; the
   responder's piece gives every power it holds and receives the claimed ones; the mover loses
-  what it claimed and really held, and takes what it receives (same type replaces). Both pieces'
-  slots are committed anew; the swap's secret is for both seats, whose pieces now hold each
-  other's powers.
+  what it claimed and really held, and takes what it receives (same type replaces). The swap's
+  secret holds only what both seats know: the powers given (the responder gave them, the mover's
+  piece received them). Each piece's new powers are its owner's alone: the slot records that
+  follow (both types of both pieces, whatever was really held) are each for that piece's seat,
+  so the responder never learns the mover's other powers nor whether the claim was true.
 Held Player Powers are public (the seed: "powers received must be announced"); each is spent
 when used (a Juggernaut when offered: declining ends the match anyway).
 """
@@ -198,8 +200,15 @@ def witch_doctor_public(state: dict, seat: str | None, piece: str) -> dict:
     }
 
 
+def witch_doctor_secret(state: dict, piece: str) -> dict:
+    """The secret of a Witch Doctor swap, for both seats: the powers the responder's piece gives (and the mover's receives)."""
+    # Nothing of the mover's piece beyond the public claims: what it keeps, and whether it
+    # really held what it claimed, are its owner's (its slot records say it, to its seat alone).
+    return {"given": held(state["powers"][piece])}
+
+
 def witch_doctor_swap(state: dict, piece: str) -> dict:
-    """What a Witch Doctor swap makes of both pieces (its secret): the powers given and both new records."""
+    """What a Witch Doctor swap makes of both pieces (the organizers' truth, never one seat's record)."""
     pending = state["pending"]
     mover, claims = pending["piece"], pending["claims"]
     given = held(state["powers"][piece])

@@ -82,7 +82,7 @@ from .player_powers import (
     record_owed_earnings,
     sensei_public,
     witch_doctor_public,
-    witch_doctor_swap,
+    witch_doctor_secret,
 )
 from .powers import (
     DIE_SIDES,
@@ -430,11 +430,13 @@ def _magician(play: Play, seat: str, command: UseMagician) -> None:
 def _witch_doctor(play: Play, seat: str, command: UseWitchDoctor) -> None:
     state = play.state
     check_witch_doctor(state, seat, command.piece)
-    # Both seats' pieces now hold the other's powers, so the swap's secret is for both seats.
+    # The swap's secret is what both seats know (the powers given); each piece's new powers
+    # follow in slot records for its owner alone (record_owed_slots), the same four whatever
+    # the mover really held, so neither their content nor their shape tells the responder.
     play.emit(
         "WitchDoctorSwapped",
         witch_doctor_public(state, seat, command.piece),
-        witch_doctor_swap(state, command.piece),
+        witch_doctor_secret(state, command.piece),
         SEATS,
     )
 
