@@ -164,3 +164,14 @@ def test_an_honest_match_with_a_swap_verifies_and_a_forged_swap_commitment_does_
               for e in game.events]
     failed = [c.name for c in verify_export(export_lines(game, forged)).checks if c.status == "fail"]
     assert failed == ["dealt secrets"]
+
+
+def test_a_swap_recorded_before_this_ruling_still_verifies():
+    """Such a swap's secret also held both pieces' new powers: the verifier binds what the rules fix (`given`)."""
+    game, (swap, _, _, n2_movement, n2_action) = swapped(BLUFFED)
+    game.act("north", Resign())
+    old_secret = {**swap.secret, "piece_powers": {"movement": "diagonal", "action": None},
+                  "mover_powers": {"movement": n2_movement.secret["power"], "action": n2_action.secret["power"]}}
+    recorded = [dataclasses.replace(e, secret=old_secret) if e is swap else e for e in game.events]
+    report = verify_export(export_lines(game, recorded))
+    assert [(c.name, c.detail) for c in report.checks if c.status == "fail"] == []

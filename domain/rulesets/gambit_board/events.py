@@ -188,6 +188,8 @@ def derived_secret(state: dict, event: Event) -> dict | None:
     if event.kind == COMMITTED:
         return slot_secret(state, public["piece"], public["power_type"])
     if event.kind == "WitchDoctorSwapped":
+        # A swap recorded before each piece's new powers went to its owner alone also restates
+        # them; they are bound all the same by the slot records that follow it.
         return witch_doctor_secret(state, public["piece"])
     return None
 
