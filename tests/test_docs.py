@@ -5,7 +5,10 @@
 2. No file of the repository sends its reader to files a user of it does not have (the
    developers' shared notes), by path or by name.
 3. Every ruleset of the registry has `docs/rules/<id>.md`, naming each of its command types, its
-   config keys and every rule code its package raises.
+   config keys and every rule code its package raises. Every status and problem code a page
+   names ("422 `invalid_body`") is one the service's code can send (tests/support/sent_problems.py);
+   docs/clocks.md names every clock refusal's code, and the one the service answers for seconds
+   out of range.
 4. The walkthrough's shell blocks run, command by command, against the app: each curl becomes a
    request to the test client, each `gambit verify` runs the real command line, and each shown
    response must match what the app answers (status, field names, verdicts and checks). A
@@ -26,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from domain import clock
 from domain.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,6 +168,78 @@ def test_the_rules_page_names_every_rule_code_the_game_raises(ruleset_id):
     package_dir = Path(RULESETS[ruleset_id].__file__).parent
     missing = sorted(code for code in raised_rule_codes(package_dir) if f"`{code}`" not in page)
     assert not missing, f"docs/rules/{ruleset_id}.md does not name the rule codes {missing}"
+
+
+# ----- 3b. the problem codes the pages name ----------------------------------------------------
+
+# "422 `invalid_body`", "`409 clock_expired`", "→ 503 `too_many_streams`": a status with the code it carries.
+STATUS_AND_CODE = re.compile(r"`?\b([1-5]\d\d)\b`?\s*(?:→\s*)?`([a-z][a-z0-9_]*)`|`([1-5]\d\d) ([a-z][a-z0-9_]*)`")
+# Answers of the routing itself, outside any route: an unknown path, a method a path does not take.
+ROUTING_ANSWERS = {(404, "not_found"), (405, "method_not_allowed")}
+
+
+def pages_naming_problems() -> list[Path]:
+    """Every page a user reads for the API's answers: README, SECURITY, the docs, the runbook and the spec."""
+    return [
+        ROOT / "README.md",
+        ROOT / "SECURITY.md",
+        ROOT / "api-spec" / "openapi.yaml",
+        *sorted(DOCS.rglob("*.md")),
+        *sorted((ROOT / "deploy").glob("*.md")),
+    ]
+
+
+def named_status_and_codes(text: str) -> set[tuple[int, str]]:
+    return {
+        (int(match.group(1) or match.group(3)), match.group(2) or match.group(4))
+        for match in STATUS_AND_CODE.finditer(text)
+    }
+
+
+def sendable_status_and_codes() -> set[tuple[int, str]]:
+    """Every (status, code) some route of the service can answer, read from its code."""
+    from tests.test_openapi_contract import sent_errors
+
+    return {(a.status, a.code) for answers in sent_errors().values() for a in answers if a.code} | ROUTING_ANSWERS
+
+
+@pytest.mark.parametrize("page", pages_naming_problems(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_status_and_problem_code_a_page_names_is_one_the_service_sends(page):
+    unknown = sorted(named_status_and_codes(page.read_text(encoding="utf-8")) - sendable_status_and_codes())
+    assert not unknown, f"{page.relative_to(ROOT)} names answers the service never sends: {unknown}"
+
+
+def test_a_status_named_with_a_rule_instead_of_its_code_is_caught():
+    # `dispute_limit_reached` is a rule of 422 `dispute_rejected`, not a code of its own.
+    assert (422, "dispute_limit_reached") not in sendable_status_and_codes()
+    assert (422, "dispute_rejected") in sendable_status_and_codes()
+    assert named_status_and_codes("past it → 422 `dispute_limit_reached`") == {(422, "dispute_limit_reached")}
+
+
+def test_the_clocks_page_names_every_code_a_clock_refusal_carries():
+    page = (DOCS / "clocks.md").read_text(encoding="utf-8")
+    codes = {cls.code for cls in _subclasses(clock.ClockError)}
+    missing = sorted(code for code in codes if f"`{code}`" not in page and f" {code}`" not in page)
+    assert not missing, f"docs/clocks.md does not name {missing}"
+
+
+def test_the_clocks_page_names_the_code_the_service_answers_for_seconds_out_of_range(client):
+    tournament = client.post("/tournaments", json={"name": "Clock Cup"}).get_json()
+    key = {"Authorization": f"Bearer {tournament['organizer_key']}"}
+    config = {"players": 2, "time_control": {"kind": "fischer", "initial_s": 60}}
+    body = {"ruleset": "gambitz", "config": config, "tournament_id": tournament["tournament_id"]}
+    match = client.post("/matches", json=body, headers=key).get_json()
+    refused = client.post(f"/matches/{match['match_id']}/clock/add-time", json={"seat": "p1", "seconds": 0}, headers=key)
+    answered = (refused.status_code, refused.get_json()["code"])
+    page = (DOCS / "clocks.md").read_text(encoding="utf-8")
+    clauses = re.split(r";|\n\n", page)
+    [about_seconds] = [part for part in clauses if "`seconds`" in part and named_status_and_codes(part)]
+    assert named_status_and_codes(about_seconds) == {answered}
+
+
+def _subclasses(cls: type) -> set[type]:
+    found = set(cls.__subclasses__())
+    return found | {grand for sub in found for grand in _subclasses(sub)}
 
 
 # ----- 4. the walkthrough runs ---------------------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+import tempfile
 import uuid
 from functools import cache
 from pathlib import Path
@@ -37,6 +38,7 @@ from domain.choices import Choice, one_of, pair_part, pairs, random_body, sequen
 from domain.rulesets.gambit_tcg import AssignBlockers, DeclareAttack, PlayCard
 from service.bodies import command_json_schema
 from tests.support.api import auth, create_match, join_all, play_to_end
+from tests.support.sent_problems import Sent, sent_per_route
 
 SPEC_PATH = Path(__file__).resolve().parents[1] / "api-spec" / "openapi.yaml"
 SPEC_URI = "urn:gambit:openapi"
@@ -319,6 +321,82 @@ def test_a_new_route_without_a_spec_entry_is_caught(app):
     app.add_url_rule("/matches/<match_id>/secret-door", "secret_door", lambda match_id: "", methods=["GET", "DELETE"])
     assert app_operations(app) - spec_operations() - before == {("/matches/{match_id}/secret-door", "GET"),
                                                                 ("/matches/{match_id}/secret-door", "DELETE")}
+
+
+# ----- 2b: every error the code can send, against the spec ---------------------------------------
+
+# Answers of a route that are not problem+json: the viewer's page of an unknown match is an HTML 404.
+NON_PROBLEM_ANSWERS = {("/watch/<match_id>", "GET"): {Sent(404, None)}}
+# Errors the reading of the source finds on a path the service cannot take, each with the reason.
+UNREACHABLE = {
+    # The list shows ids from the cross-match index, which holds only stored matches (none is ever deleted).
+    ("/matches", "GET"): {Sent(404, "match_not_found")},
+    ("/tournaments/<tournament_id>", "GET"): {Sent(404, "match_not_found")},
+}
+
+
+@cache
+def sent_errors() -> dict[tuple[str, str], set[Sent]]:
+    """(rule, METHOD) → every error answer the service's code can send there (tests/support/sent_problems.py)."""
+    from service.app import create_app
+    from service.settings import Settings
+
+    with tempfile.TemporaryDirectory() as directory:
+        app = create_app(Settings(database_url=f"sqlite:///{directory}/s.sqlite3", data_dir=directory))
+        try:
+            found = sent_per_route(app)
+        finally:
+            app.extensions["gambit"].close()
+    for route, answers in NON_PROBLEM_ANSWERS.items():
+        found[route] |= answers
+    for route, answers in UNREACHABLE.items():
+        assert answers <= found[route], f"{route}: {answers - found[route]} is no longer found; drop it from UNREACHABLE"
+        found[route] -= answers
+    return found
+
+
+def declared_error_statuses(path: str, method: str) -> set[int]:
+    return {int(status) for status in operation(path, method)["responses"] if status.isdigit() and int(status) >= 400}
+
+
+def test_every_error_status_the_code_can_send_is_declared_for_its_operation_and_none_it_cannot():
+    drift = []
+    for (rule, method), answers in sorted(sent_errors().items()):
+        path = flask_path(rule)
+        sent, declared = {a.status for a in answers}, declared_error_statuses(path, method)
+        if sent != declared:
+            drift.append(f"{method} {path}: undeclared {sorted(sent - declared)}, never sent {sorted(declared - sent)}")
+    assert not drift, "\n".join(drift)
+
+
+def test_every_problem_code_an_operation_can_send_is_named_under_its_status():
+    unnamed = []
+    for (rule, method), answers in sorted(sent_errors().items()):
+        path = flask_path(rule)
+        op = operation(path, method)
+        for answer in answers:
+            if answer.code is None:
+                continue
+            response, _ = deref(op["responses"][str(answer.status)], [])
+            text = " ".join([op.get("summary", ""), op.get("description", ""), response.get("description", "")])
+            if f"`{answer.code}`" not in text:
+                unnamed.append(f"{method} {path} {answer.status} `{answer.code}`")
+    assert not unnamed, "codes the spec does not name for the operation and status:\n" + "\n".join(unnamed)
+
+
+def test_the_reading_of_the_source_finds_the_refusals_of_helpers_handlers_and_the_domain():
+    found = sent_errors()
+    assert Sent(429, "rate_limited") in found[("/matches", "POST")], "the rate limits apply to every route"
+    assert Sent(429, "rate_limited") not in found[("/healthz", "GET")], "but not to the health checks"
+    assert Sent(403, "not_organizer") in found[("/matches/<match_id>/disputes", "POST")], "a raise in the view"
+    assert Sent(503, "too_many_streams") in found[("/matches/<match_id>/events", "GET")], "through the stream hub"
+    assert Sent(412, "version_mismatch") in found[("/matches/<match_id>/commands", "POST")], "from the domain"
+    assert Sent(422, "illegal_command") in found[("/matches/<match_id>/commands", "POST")]
+    assert Sent(409, "clock_adjustment_refused") in found[("/matches/<match_id>/clock/pause", "POST")]
+    assert Sent(422, "unknown_tournament") in found[("/matches", "POST")]
+    assert Sent(404, "tournament_not_found") not in found[("/matches", "POST")], "the view's `except` catches it"
+    assert Sent(404, "match_not_found") not in found[("/watch/<match_id>", "GET")], "a page, not a problem"
+    assert all(Sent(500, "internal_error") in answers for answers in found.values())
 
 
 def test_a_drifted_body_is_caught():
