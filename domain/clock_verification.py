@@ -19,7 +19,10 @@ from domain.clock import (
     ADJUSTMENTS,
     CLOCK_EXPIRED,
     CLOCK_KINDS,
+    CLOCK_PAUSED,
+    MAX_ADDED_SECONDS,
     ORGANIZER,
+    TIME_ADDED,
     advance,
     deadlines,
     initial_clock,
@@ -27,7 +30,8 @@ from domain.clock import (
     parse_instant,
 )
 from domain.match_options import options_of, ruleset_part
-from domain.records import MATCH_FINISHED, SEAT_JOINED, json_copy
+from domain.record_bounds import MAX_NOTE, is_text, is_whole
+from domain.records import DISPUTE_FILED, MATCH_FINISHED, SEAT_JOINED, json_copy
 from domain.records import MATCH_KINDS as _RECORD_KINDS
 from domain.ruleset import Event, config_from_dict
 
@@ -52,7 +56,7 @@ def check_clocks(report: Any, header: dict, records: list[dict]) -> None:
         if not control.timed:
             first = clock_records[0]
             raise ClockFailure(f"version {first['version']}: a {first['kind']} in a match without a clock")
-        adjustments = _check_adjustments(records)
+        adjustments = _check_adjustments(records, list(header["seats"]))
         if any(r.get("commitment") is not None and "secret" not in r for r in records):
             report.add(
                 CHECK,
@@ -73,22 +77,60 @@ def check_clocks(report: Any, header: dict, records: list[dict]) -> None:
     )
 
 
-def _check_adjustments(records: list[dict]) -> int:
-    """Every pause, resume and added time is an organizer's record; returns how many there are."""
+def _check_adjustments(records: list[dict], seats: list[str]) -> int:
+    """Every pause, resume and added time is an organizer's record the service could have written: a pause
+    while running, a resume while paused, none after the end, whole seconds within the bound; returns how many."""
     tournament = records[0]["public"].get("tournament_id") if records else None
     count = 0
+    paused = finished = False
+    disputes: set[object] = set()
     for record in records:
-        if record["kind"] not in ADJUSTMENTS:
+        kind, version, public = record["kind"], record["version"], record["public"]
+        if kind == MATCH_FINISHED:
+            finished = True
+        elif kind == DISPUTE_FILED:
+            disputes.add(public.get("dispute"))
+        if kind not in ADJUSTMENTS:
             continue
         if tournament is None:
             raise ClockFailure(
-                f"version {record['version']}: a {record['kind']} in a match without a tournament, which has no "
+                f"version {version}: a {kind} in a match without a tournament, which has no "
                 "organizer to adjust its clock"
             )
-        if record["public"].get("by") != ORGANIZER:
-            raise ClockFailure(f"version {record['version']}: a {record['kind']} that is not an organizer's record")
+        if public.get("by") != ORGANIZER:
+            raise ClockFailure(f"version {version}: a {kind} that is not an organizer's record")
+        if finished:
+            raise ClockFailure(f"version {version}: a {kind} after the match finished, when its clocks had stopped")
+        if not is_text(public.get("note"), 0, MAX_NOTE):
+            raise ClockFailure(f"version {version}: the {kind}'s note is not a text of at most {MAX_NOTE} characters")
+        if kind == TIME_ADDED:
+            _check_time_added(version, public, seats)
+        elif kind == CLOCK_PAUSED:
+            if paused:
+                raise ClockFailure(f"version {version}: a ClockPaused while the clocks were paused already")
+            if "dispute" in public and not (is_whole(public["dispute"]) and public["dispute"] in disputes):
+                raise ClockFailure(f"version {version}: the pause names dispute {public['dispute']!r}, not one filed")
+            paused = True
+        else:
+            if not paused:
+                raise ClockFailure(f"version {version}: a ClockResumed while the clocks were not paused")
+            paused = False
         count += 1
     return count
+
+
+def _check_time_added(version: int, public: dict, seats: list[str]) -> None:
+    """A TimeAdded gives a seat of the match whole seconds, from 1 to the bound the service keeps."""
+    seconds = public.get("seconds")
+    if not (is_whole(seconds) and 0 < seconds <= MAX_ADDED_SECONDS):
+        raise ClockFailure(
+            f"version {version}: a TimeAdded of {str(seconds)[:40]} seconds; the service adds whole seconds "
+            f"from 1 to {MAX_ADDED_SECONDS} at once"
+        )
+    if public.get("seat") not in seats:
+        raise ClockFailure(
+            f"version {version}: a TimeAdded for {str(public.get('seat'))[:40]!r}, not a seat of the match"
+        )
 
 
 def _replay_clock(header: dict, records: list[dict], control: Any) -> int:

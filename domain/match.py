@@ -22,6 +22,7 @@ from domain.chance import Chance
 from domain.clock import CLOCK_EXPIRED, CLOCK_KINDS, CLOCK_PAUSED, CLOCK_RESUMED, TIME_ADDED
 from domain.errors import DisputeRejected
 from domain.match_options import MatchOptions, options_of, ruleset_part
+from domain.record_bounds import DECISIONS
 from domain.records import (
     DISPUTE_FILED,
     DISPUTE_RULED,
@@ -40,7 +41,6 @@ from domain.ruleset import Command, Event, config_from_dict
 
 # Every kind of record the match writes itself: the records module's (what the verifier reads) and the clock's.
 MATCH_KINDS = RECORD_KINDS | CLOCK_KINDS
-DECISIONS = ("upheld", "overturned")
 # Public keys naming earlier versions a record rests on: revealed to everyone (`opens`), or kept
 # sealed as a ruling's evidence; and the secret key holding the copies of what `opens` names.
 OPENS = "opens"
@@ -592,7 +592,7 @@ class Match(Aggregate):
         if secret is not None:
             salt = new_salt()
             commit = commitment(secret, salt)
-        ts = _now()
+        ts = self._stamp()
         chain = chain_link(self.head, version, event.kind, ts.isoformat(), public, commit)
         token = _FOLDING_NEW_RECORD.set(True)
         try:
@@ -610,6 +610,18 @@ class Match(Aggregate):
             )
         finally:
             _FOLDING_NEW_RECORD.reset(token)
+
+    def _stamp(self) -> datetime:
+        """A new record's time: the write's instant, but never before the match's last record.
+
+        Hosts' clocks differ: a host behind the one that wrote the last record stamps the new one at
+        that record's time, so a match's record times never go backwards (the verifier requires it).
+        No deadline running after the last record is earlier than it (its writer recorded every
+        expiry due), so the later stamp changes no clock (docs/clocks.md).
+        """
+        instant = _now()
+        last: datetime | None = getattr(self, "_modified_on", None)  # the last record's time (the library's)
+        return instant if last is None or instant >= last else last
 
     # ----- folding ------------------------------------------------------------------------
     def _fold(self, record: Match.Recorded) -> None:

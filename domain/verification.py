@@ -36,6 +36,7 @@ from domain.export_reading import (
     parse_export,
     read_records,
 )
+from domain.record_bounds import check_bounds, check_timestamps
 from domain.records import (
     EVIDENCE_FIELDS,
     EVIDENCE_NAMES,
@@ -121,6 +122,8 @@ def checks_before_replay(
         if head is None:
             return None  # nothing after a broken chain can be trusted to mean anything
         _check_header_binding(report, header, records)
+        check_timestamps(report, records)
+        check_bounds(report, header, records)
         finished = any(r["kind"] == MATCH_FINISHED for r in records)
         _check_commitments(report, records, export.openings, finished)
         _check_chance(report, header, records)

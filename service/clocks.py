@@ -13,6 +13,7 @@ from marshmallow import Schema, fields, validate
 
 from domain.clock import MAX_ADDED_SECONDS, ClockError
 from domain.match import Match
+from domain.record_bounds import MAX_NOTE
 from domain.ruleset import ORGANIZER
 from projections.clocks import match_clock
 from projections.records import viewer_for
@@ -24,8 +25,6 @@ from service.delay import mark, public_delay, shown_match
 from service.problems import Problem, problem_response
 
 bp = Blueprint("clocks", __name__)
-
-MAX_NOTE = 2000
 
 
 class PauseBody(Schema):

@@ -7,6 +7,7 @@ from flask.views import MethodView
 from marshmallow import INCLUDE, Schema, fields, validate
 
 from domain.match import DECISIONS
+from domain.record_bounds import MAX_NOTE, MAX_OUTCOME_REASON, MAX_REASON, MAX_WINNERS
 from domain.ruleset import ORGANIZER
 from projections.records import viewer_for
 from service.auth import bearer_token, caller, organizer_of
@@ -25,7 +26,7 @@ class FileDisputeBody(Schema):
     """POST /matches/{id}/disputes."""
 
     call_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
-    reason = StrictString(required=True, validate=validate.Length(min=1, max=2000))
+    reason = StrictString(required=True, validate=validate.Length(min=1, max=MAX_REASON))
     # The organizer may stop a timed match's clocks while the dispute is looked at (same write).
     pause_clock = StrictBoolean(load_default=False)
 
@@ -38,16 +39,16 @@ class AmendedOutcome(Schema):
         unknown = INCLUDE
 
     winners = fields.List(
-        StrictString(validate=validate.Length(min=1, max=64)), required=True, validate=validate.Length(max=16)
+        StrictString(validate=validate.Length(min=1, max=64)), required=True, validate=validate.Length(max=MAX_WINNERS)
     )
-    reason = StrictString(validate=validate.Length(min=1, max=200))
+    reason = StrictString(validate=validate.Length(min=1, max=MAX_OUTCOME_REASON))
 
 
 class RulingBody(Schema):
     """POST /matches/{id}/disputes/{n}/ruling."""
 
     decision = StrictString(required=True, validate=validate.OneOf(DECISIONS))
-    note = StrictString(load_default="", validate=validate.Length(max=2000))
+    note = StrictString(load_default="", validate=validate.Length(max=MAX_NOTE))
     amended_outcome = fields.Nested(AmendedOutcome, load_default=None, allow_none=True)
     # Start a paused clock again with the ruling (same write).
     resume_clock = StrictBoolean(load_default=False)

@@ -8,6 +8,7 @@ from marshmallow import Schema, fields, validate
 
 from domain.errors import TournamentNotFound, UnknownTournament
 from domain.match import Match
+from domain.record_bounds import MAX_NAME
 from projections.delay import SpectatorDelay
 from projections.views import summary
 from service.auth import organizer_of
@@ -31,7 +32,7 @@ class CreateMatchBody(Schema):
 class JoinBody(Schema):
     """POST /matches/{id}/seats."""
 
-    name = StrictString(required=True, validate=validate.Length(min=1, max=64))
+    name = StrictString(required=True, validate=validate.Length(min=1, max=MAX_NAME))
     seat = StrictString(allow_none=True, load_default=None, validate=validate.Length(max=32))
     client_seed = StrictString(
         load_default="", validate=validate.Regexp(r"^(?:[0-9a-fA-F]{2}){0,64}$", error="must be hex, at most 64 bytes")

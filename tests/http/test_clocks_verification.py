@@ -7,9 +7,11 @@ re-signed, so only the clock check can tell.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import pytest
 
+from domain.clock import MAX_ADDED_SECONDS
 from domain.records import chain_link, genesis
 from tests.support.api import auth
 from tests.support.clocks import checks, fake_time_source, first_legal, fischer, timed_match, tournament, verify_text
@@ -187,3 +189,116 @@ def test_a_clock_record_in_an_untimed_match_fails_the_clock_check(app, client, t
     code, report = verify_text(tmp_path, _text(lines), key)
     status, detail = checks(report)["clock"]
     assert code == 1 and status == "fail" and "without a clock" in detail
+
+
+# --- records the service could never write (issue 28 item 6) ------------------------------------
+
+
+@pytest.mark.parametrize("seconds", [0, -30, MAX_ADDED_SECONDS + 1, 30.0, True, "30", None])
+def test_a_time_added_out_of_the_bound_the_service_keeps_fails_the_clock_check(app, client, timed, tmp_path, seconds):
+    def out_of_bounds(records):
+        _first(records, "TimeAdded")["public"]["seconds"] = seconds
+
+    code, report = _tampered(app, client, timed, tmp_path, out_of_bounds)
+    status, detail = checks(report)["clock"]
+    assert code == 1 and status == "fail" and "a TimeAdded of" in detail and str(MAX_ADDED_SECONDS) in detail
+
+
+def test_the_most_time_the_service_adds_at_once_is_within_the_bound(app, client, timed, tmp_path):
+    def the_bound(records):
+        _first(records, "TimeAdded")["public"]["seconds"] = MAX_ADDED_SECONDS
+
+    code, report = _tampered(app, client, timed, tmp_path, the_bound)
+    # A week more for p1: its ClockExpired then names the wrong deadline, which is the only finding.
+    assert "but p1's clock gives 2026-11-29" in checks(report)["clock"][1], report
+
+
+@pytest.mark.parametrize(
+    "edit, finding",
+    [
+        (lambda records: _first(records, "TimeAdded")["public"].update(seat="p9"), "not a seat of the match"),
+        (lambda records: _first(records, "TimeAdded")["public"].update(note="x" * 2001), "note"),
+        (lambda records: _first(records, "ClockResumed").update(kind="ClockPaused"), "paused already"),
+        (lambda records: _first(records, "ClockPaused").update(kind="ClockResumed"), "not paused"),
+        (lambda records: _first(records, "ClockPaused")["public"].update(dispute=1), "not one filed"),
+    ],
+    ids=["time-for-no-seat", "long-note", "pause-while-paused", "resume-while-running", "unfiled-dispute"],
+)
+def test_a_clock_adjustment_the_service_refuses_fails_the_clock_check(app, client, timed, tmp_path, edit, finding):
+    code, report = _tampered(app, client, timed, tmp_path, edit)
+    status, detail = checks(report)["clock"]
+    assert code == 1 and status == "fail" and finding in detail, detail
+
+
+def test_record_times_that_go_backwards_fail_the_timestamps_check(app, client, timed, tmp_path):
+    def backwards(records):
+        paused = _first(records, "ClockPaused")
+        paused["timestamp"] = records[0]["timestamp"]
+
+    code, report = _tampered(app, client, timed, tmp_path, backwards)
+    status, detail = checks(report)["timestamps"]
+    assert code == 1 and status == "fail" and "before the record before it" in detail
+
+
+def test_a_host_whose_clock_is_behind_never_stamps_a_record_before_the_last(client, now, tmp_path):
+    tid, organizer = tournament(client)
+    match_id, tokens = timed_match(client, "gambitz", fischer(60, 5), tid, organizer, config=GAMBITZ)
+    now.advance(10)
+    first = client.post(
+        f"/matches/{match_id}/commands", json=first_legal(client, match_id, tokens["p1"]), headers=auth(tokens["p1"])
+    )
+    assert first.status_code == 201
+    now.advance(-8)  # the next write lands on a host whose clock is 8 s behind the first one's
+    second = client.post(
+        f"/matches/{match_id}/commands", json=first_legal(client, match_id, tokens["p2"]), headers=auth(tokens["p2"])
+    )
+    assert second.status_code == 201, second.get_json()
+    records = _export(client, {"match_id": match_id}, auth(organizer))[1:-1]
+    times = [datetime.fromisoformat(r["timestamp"]) for r in records]
+    assert times == sorted(times)
+    assert times[-1] == datetime.fromisoformat(first.get_json()["events"][-1]["timestamp"])
+    key = client.get("/.well-known/gambit-signing-key").get_json()["public_key"]
+    text = client.get(f"/matches/{match_id}/export", headers=auth(organizer)).get_data(as_text=True)
+    code, report = verify_text(tmp_path, text, key)
+    assert code == 0 and checks(report)["timestamps"][0] == "pass" and checks(report)["clock"][0] == "pass", report
+    # p2's clock ran from the first move's time: 8 s behind it is no time spent, never time gained.
+    clock = client.get(f"/matches/{match_id}/clock").get_json()["clock"]
+    assert clock["seats"]["p2"]["remaining_ms"] == 65_000, clock
+
+
+@pytest.mark.parametrize(
+    "edit, finding",
+    [
+        (lambda records: _first(records, "SeatJoined")["public"].update(client_seed="AB"), "client seed"),
+        (lambda records: _first(records, "SeatJoined")["public"].update(client_seed="ab" * 65), "client seed"),
+        (lambda records: _first(records, "SeatJoined")["public"].update(name=""), "name"),
+        (lambda records: _first(records, "SeatJoined")["public"].update(name="n" * 65), "name"),
+    ],
+    ids=["upper-case-seed", "long-seed", "empty-name", "long-name"],
+)
+def test_a_join_the_service_refuses_fails_the_bounds_check(app, client, timed, tmp_path, edit, finding):
+    code, report = _tampered(app, client, timed, tmp_path, edit)
+    status, detail = checks(report)["bounds"]
+    assert code == 1 and status == "fail" and finding in detail, detail
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"time_control": {"kind": "fischer", "initial_s": 0, "increment_s": 5}},
+        {"time_control": {"kind": "fischer", "initial_s": 60, "increment_s": 5, "bonus": 1}},
+        {"spectator_delay": -1},
+        {"spectator_delay": 2.0},
+    ],
+    ids=["no-initial-time", "unknown-field", "negative-delay", "float-delay"],
+)
+def test_match_options_the_service_refuses_fail_the_bounds_check(app, client, tmp_path, options):
+    created = client.post("/matches", json={"ruleset": "gambitz", "config": GAMBITZ}).get_json()
+    text = client.get(f"/matches/{created['match_id']}/export").get_data(as_text=True)
+    lines = [json.loads(line) for line in text.splitlines()]
+    config = {**lines[0]["config"], **options}
+    lines[0]["config"] = lines[1]["public"]["config"] = config
+    key = client.get("/.well-known/gambit-signing-key").get_json()["public_key"]
+    code, report = verify_text(tmp_path, _text(_rechain_and_resign(app, lines)), key)
+    status, detail = checks(report)["bounds"]
+    assert code == 1 and status == "fail" and "match options" in detail, detail

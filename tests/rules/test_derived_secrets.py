@@ -260,7 +260,7 @@ def export_lines(game: Game, events: list[Event]) -> list[str]:
                        "commitment": records[v - 1]["commitment"]} for v in opens]
             secret, audience = {**(secret or {}), "opened": opened}, audience or []
             public = {**public, "opens": list(opens)}
-        record = {"version": version, "kind": kind, "timestamp": f"2026-01-01T00:00:{version % 60:02d}+00:00",
+        record = {"version": version, "kind": kind, "timestamp": f"2026-01-01T{version // 3600:02d}:{version // 60 % 60:02d}:{version % 60:02d}+00:00",
                   "public": public, "commitment": None, "audience": audience}
         if secret is not None:
             record.update(secret=secret, salt=f"salt-{version}", commitment=commitment(secret, f"salt-{version}"))

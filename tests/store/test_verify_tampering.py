@@ -471,3 +471,50 @@ def test_a_match_played_across_a_key_rotation_verifies_with_both_keys_and_fails_
     assert "not signed by any given key" in problem
     code, report = verify(old_key)
     assert code == EXIT_FAILED and document["key_id"] in failed(report)["signature"]
+
+
+def _disputed_and_amended(played: Played) -> list[dict]:
+    """The organizer disputes a ruling and rules it with an amended outcome; the export of it all."""
+    lines = played.export_lines()
+    ruling = next(r for r in lines[1:-1] if "bluff_call" in r["public"])
+    filed = played.client.post(f"/matches/{played.match_id}/disputes",
+                               json={"call_version": ruling["version"], "reason": "the count looked wrong"},
+                               headers=auth(played.organizer))
+    assert filed.status_code == 201, filed.get_json()
+    ruled = played.client.post(f"/matches/{played.match_id}/disputes/1/ruling",
+                               json={"decision": "overturned", "note": "recounted",
+                                     "amended_outcome": {"winners": [lines[0]["seats"][0]], "reason": "recount"}},
+                               headers=auth(played.organizer))
+    assert ruled.status_code == 201, ruled.get_json()
+    return played.export_lines()
+
+
+def _edited(lines: list[dict], kind: str, **public) -> list[dict]:
+    """A copy of the export with the first record of a kind given these public values."""
+    changed = json.loads(json.dumps(lines))
+    next(r for r in changed[1:-1] if r["kind"] == kind)["public"].update(public)
+    return changed
+
+
+@pytest.mark.parametrize(
+    "kind, public, finding",
+    [
+        ("DisputeFiled", {"reason": ""}, "reason must be 1 to 2000"),
+        ("DisputeFiled", {"reason": "r" * 2001}, "reason must be 1 to 2000"),
+        ("DisputeFiled", {"filed_by": "p9"}, "neither a seat nor the organizer"),
+        ("DisputeFiled", {"dispute": 2}, "should be 1"),
+        ("DisputeRuled", {"decision": "maybe"}, "decision"),
+        ("DisputeRuled", {"dispute": 2}, "not filed before it"),
+        ("DisputeRuled", {"note": "n" * 2001}, "note"),
+        ("OutcomeAmended", {"outcome": {"winners": ["p9"]}}, "winners"),
+        ("OutcomeAmended", {"outcome": {"winners": ["p1"], "reason": "r" * 201}}, "reason"),
+    ],
+    ids=["empty-reason", "long-reason", "no-filer", "numbering", "decision", "unfiled", "long-note", "winner",
+         "long-outcome-reason"],
+)
+def test_a_dispute_the_service_would_refuse_fails_the_bounds_check_even_when_resigned(dragons, kind, public,
+                                                                                      finding):
+    lines = _disputed_and_amended(dragons)
+    assert dragons.verify(lines)[0] == EXIT_VERIFIED
+    code, report = dragons.verify(rechain_and_resign(_edited(lines, kind, **public), dragons.signer()))
+    assert code == EXIT_FAILED and finding in failed(report).get("bounds", ""), failed(report)

@@ -1,0 +1,178 @@
+"""The bounds the service keeps on what it records, and `gambit verify`'s check of them.
+
+The service refuses a request that would record a value out of these bounds (service/matches.py,
+service/disputes.py, service/clocks.py take them from here), so a record that breaks one is no
+record the service wrote: the verifier fails it, even when the chain and a signature cover it.
+The clock adjustments' own bounds (added seconds, who adjusts, pause before resume) are the clock
+check's (domain/clock_verification.py); the match options' are domain/match_options.py's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeGuard
+
+from domain.clock import iso, parse_instant
+from domain.match_options import split_config
+from domain.records import DISPUTE_FILED, DISPUTE_RULED, MATCH_FINISHED, OUTCOME_AMENDED, SEAT_JOINED
+from domain.ruleset import ConfigError
+
+# A seat's display name (POST /matches/{id}/join `name`).
+MAX_NAME = 64
+# A client seed: lowercase hex of at most 64 bytes (the service lowercases what a seat sends).
+CLIENT_SEED = re.compile(r"(?:[0-9a-f]{2}){0,64}")
+# A dispute's reason, a ruling's note, and a clock adjustment's note.
+MAX_REASON = 2000
+MAX_NOTE = 2000
+# An amended outcome: at most this many winners, each a seat; its reason at most this long.
+MAX_WINNERS = 16
+MAX_OUTCOME_REASON = 200
+# The decisions a ruling may give (domain/match.py DECISIONS).
+DECISIONS = ("upheld", "overturned")
+ORGANIZER = "organizer"
+
+CHECK = "bounds"
+TIMES = "timestamps"
+
+
+class OutOfBounds(Exception):
+    """A record the service could never have written; the message names its version."""
+
+
+def is_whole(value: object) -> TypeGuard[int]:
+    """Whether a JSON value is an integer (a bool or a float such as 5.0 is not)."""
+    return type(value) is int
+
+
+def is_text(value: object, shortest: int, longest: int) -> bool:
+    """Whether a value is a string of `shortest` to `longest` characters."""
+    return isinstance(value, str) and shortest <= len(value) <= longest
+
+
+def check_bounds(report: Any, header: dict, records: list[dict]) -> None:
+    """Add the `bounds` check: the match options, joins and disputes are within what the service records."""
+    try:
+        _check_options(header["config"])
+        _check_records(header, records)
+    except OutOfBounds as finding:
+        report.add(CHECK, False, str(finding))
+        return
+    report.add(CHECK, True, "match options, joins and disputes within the bounds the service records")
+
+
+def check_timestamps(report: Any, records: list[dict]) -> None:
+    """Add the `timestamps` check: every record's time is an ISO 8601 instant with its offset, none before the one
+    before it (the service stamps each record no earlier than the last, whatever its host's clock says)."""
+    previous = None
+    for record in records:
+        try:
+            at = parse_instant(record["timestamp"])
+        except (TypeError, ValueError):
+            report.add(
+                TIMES, False, f"version {record['version']}: the timestamp is not an ISO 8601 instant with offset"
+            )
+            return
+        if previous is not None and at < previous:
+            report.add(
+                TIMES,
+                False,
+                f"version {record['version']} is stamped {record['timestamp']}, before the record before it "
+                f"({iso(previous)}): the service never stamps a record earlier than the last",
+            )
+            return
+        previous = at
+    report.add(TIMES, True, "every record stamped no earlier than the one before it")
+
+
+def _check_options(config: dict) -> None:
+    try:
+        split_config(config)
+    except ConfigError as exc:
+        raise OutOfBounds(f"the config's match options are none the service accepts: {exc}") from None
+
+
+def _check_records(header: dict, records: list[dict]) -> None:
+    seats = set(header["seats"])
+    disputes: dict[int, bool] = {}  # number → ruled
+    finished = False
+    amending: int | None = None  # the dispute whose OutcomeAmended must come next
+    for record in records:
+        version, kind, public = record["version"], record["kind"], record["public"]
+        if amending is not None and kind != OUTCOME_AMENDED:
+            raise OutOfBounds(
+                f"version {version}: the ruling before it amends the outcome, but no OutcomeAmended follows"
+            )
+        if kind == SEAT_JOINED:
+            _check_join(version, public)
+        elif kind == DISPUTE_FILED:
+            _check_filed(version, public, seats, len(disputes) + 1)
+            disputes[public["dispute"]] = False
+        elif kind == DISPUTE_RULED:
+            _check_ruled(version, public, disputes, finished)
+            disputes[public["dispute"]] = True
+            amending = public["dispute"] if public["amends_outcome"] else None
+        elif kind == OUTCOME_AMENDED:
+            if amending is None or public.get("dispute") != amending:
+                raise OutOfBounds(f"version {version}: an OutcomeAmended that no ruling before it announces")
+            _check_amended(version, public.get("outcome"), seats)
+            amending = None
+        elif kind == MATCH_FINISHED:
+            finished = True
+    if amending is not None:
+        raise OutOfBounds("the export ends before the OutcomeAmended its last ruling announces")
+
+
+def _check_join(version: int, public: dict) -> None:
+    if not is_text(public.get("name"), 1, MAX_NAME):
+        raise OutOfBounds(f"version {version}: a seat's name must be 1 to {MAX_NAME} characters")
+    seed = public.get("client_seed")
+    if not isinstance(seed, str) or CLIENT_SEED.fullmatch(seed) is None:
+        raise OutOfBounds(f"version {version}: the client seed is not lowercase hex of at most 64 bytes")
+
+
+def _check_filed(version: int, public: dict, seats: set[str], number: int) -> None:
+    if public.get("dispute") != number or not is_whole(public.get("dispute")):
+        raise OutOfBounds(f"version {version}: disputes are numbered 1, 2, … in order; this one should be {number}")
+    for name in ("call_version", "ruling_version"):
+        if not (is_whole(public.get(name)) and 1 <= public[name] < version):
+            raise OutOfBounds(f"version {version}: the dispute's {name} is not an earlier version")
+    if not is_text(public.get("reason"), 1, MAX_REASON):
+        raise OutOfBounds(f"version {version}: a dispute's reason must be 1 to {MAX_REASON} characters")
+    filed_by = public.get("filed_by")
+    if not isinstance(filed_by, str) or (filed_by not in seats and filed_by != ORGANIZER):
+        raise OutOfBounds(f"version {version}: a dispute filed by {filed_by!r}, neither a seat nor the organizer")
+
+
+def _check_ruled(version: int, public: dict, disputes: dict[int, bool], finished: bool) -> None:
+    number = public.get("dispute")
+    if not is_whole(number) or number not in disputes:
+        raise OutOfBounds(f"version {version}: a ruling on dispute {number!r}, which was not filed before it")
+    if disputes[number]:
+        raise OutOfBounds(f"version {version}: a second ruling on dispute {number}")
+    if public.get("decision") not in DECISIONS:
+        raise OutOfBounds(f"version {version}: the decision is not one of {', '.join(DECISIONS)}")
+    if not is_text(public.get("note"), 0, MAX_NOTE):
+        raise OutOfBounds(f"version {version}: a ruling's note must be a text of at most {MAX_NOTE} characters")
+    if not isinstance(public.get("amends_outcome"), bool):
+        raise OutOfBounds(f"version {version}: the ruling does not say whether it amends the outcome")
+    if public["amends_outcome"] and not finished:
+        raise OutOfBounds(f"version {version}: a ruling amends the outcome of a match that has not finished")
+
+
+def _check_amended(version: int, outcome: object, seats: set[str]) -> None:
+    if not isinstance(outcome, dict):
+        raise OutOfBounds(f"version {version}: the amended outcome is not an object")
+    winners = outcome.get("winners")
+    if (
+        not isinstance(winners, list)
+        or len(winners) > MAX_WINNERS
+        or not all(isinstance(w, str) and w in seats for w in winners)
+        or len(set(winners)) != len(winners)
+    ):
+        raise OutOfBounds(
+            f"version {version}: the amended outcome's winners are not distinct seats (at most {MAX_WINNERS})"
+        )
+    if "reason" in outcome and not is_text(outcome["reason"], 1, MAX_OUTCOME_REASON):
+        raise OutOfBounds(
+            f"version {version}: the amended outcome's reason must be 1 to {MAX_OUTCOME_REASON} characters"
+        )
