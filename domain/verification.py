@@ -432,7 +432,7 @@ def _check_trailer(
     report.add(
         "signature",
         bool(valid),
-        f"the trailer is signed by a given service key (key_id {trailer.get('key_id')})"
+        "the trailer is signed by a given service key"
         if valid
         else f"the trailer is not signed by any given key: it names key_id {str(trailer.get('key_id'))[:32]!r} "
         "(a key not given, or a bad signature)",
