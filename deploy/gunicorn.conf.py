@@ -74,6 +74,7 @@ def post_worker_init(worker):
     gambit = getattr(worker.wsgi, "extensions", {}).get("gambit")
     if gambit is None:
         return
+    _start_background(worker, gambit)
     if "ggevent" in type(worker).__module__:
         import gevent
 
@@ -99,9 +100,29 @@ def post_worker_init(worker):
         signal.signal(number, ending)
 
 
+def _start_background(worker, gambit):
+    """Every worker contends to keep the clocks and scrub the chains; one leads (service/keeper.py).
+
+    In the worker, not the master: the leadership dies with the process that holds it, and the
+    master opens no store connection. Under gevent, gunicorn has already patched `threading`, so
+    the contender is a greenlet of the worker's loop.
+    """
+    from service.keeper import Background
+
+    background = Background(gambit)
+    worker.wsgi.extensions["gambit_background"] = background
+    background.start()
+
+
 def worker_exit(server, worker):
-    """Close the worker's store connections on a graceful exit (SIGTERM drains requests first)."""
+    """Close the worker's store connections on a graceful exit (SIGTERM drains requests first).
+
+    A leading worker first ends its duties and gives the leadership back, so another takes over at once.
+    """
     app = getattr(worker, "wsgi", None)
+    background = getattr(app, "extensions", {}).get("gambit_background") if app is not None else None
+    if background is not None:
+        background.stop()
     gambit = getattr(app, "extensions", {}).get("gambit") if app is not None else None
     if gambit is not None:
         gambit.close()

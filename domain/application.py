@@ -149,19 +149,23 @@ class MatchApp(Application):
         signer: ReceiptSigner | None = None,
         seal_key: bytes | None = None,
         on_integrity_problem: Callable[[str, str], None] | None = None,
+        standing_problem: Callable[[str], str | None] | None = None,
         max_disputes_per_filer: int | None = None,
         recent_matches: int = REMEMBERED_MATCHES,
     ) -> None:
         """`signer` signs a receipt into every write and checks the receipts the store holds (the
         service always gives one); `seal_key` seals snapshots (a random key, when none is given,
         means snapshots of other processes are ignored); `on_integrity_problem(match_id, problem)`
-        hears of every match that fails its checks on load; `max_disputes_per_filer` caps the
+        hears of every match that fails its checks on load; `standing_problem(match_id)` tells a
+        problem found elsewhere (the scrub's alert, shared by every process), which refuses writes
+        as one found on load does; `max_disputes_per_filer` caps the
         disputes one seat (or the organizer) files in one match; `recent_matches` is how many
         matches this process keeps in memory to bring up to date rather than rebuild (0: none)."""
         self.signer = signer
         self.max_disputes_per_filer = max_disputes_per_filer
         self._seal_key = seal_key if seal_key is not None else secrets.token_bytes(32)
         self._on_integrity_problem = on_integrity_problem
+        self._standing_problem = standing_problem
         # (match id, version) → (head, key id, signature) of a receipt known to be this service's.
         self._verified_receipts: dict[tuple[str, int], tuple[Any, Any, Any]] = {}
         self._recent = RecentMatches(recent_matches)
@@ -547,7 +551,7 @@ class MatchApp(Application):
         """Write the expiries due at `at` once: a process that loses the race reloads and finds them written."""
         for _ in range(UPDATE_ATTEMPTS):
             match = self.match(match_id, enforce_clock=False)
-            if not match.overdue(at) or self.integrity_problem(match) is not None:
+            if not match.overdue(at) or self.write_problem(match) is not None:
                 return match
             match.expire_overdue(at, evidence=functools.partial(self._evidence, match.id))
             self._acknowledge(match)
@@ -586,9 +590,20 @@ class MatchApp(Application):
             self._remember_verified(match.match_id, receipt)
         return None
 
+    def write_problem(self, match: Match) -> str | None:
+        """Why no write may extend this match: a problem found on this load, or an alert standing for it.
+
+        The load checks the records after the newest snapshot (or the copy kept in memory); an
+        edit below them is found by the scrub, whose alert every process reads here.
+        """
+        problem = self.integrity_problem(match)
+        if problem is None and self._standing_problem is not None:
+            problem = self._standing_problem(match.match_id)
+        return problem
+
     def _refuse_if_tampered(self, match: Match) -> None:
         """Never extend (and so never sign) a history this service did not write."""
-        problem = self.integrity_problem(match)
+        problem = self.write_problem(match)
         if problem is not None:
             raise IntegrityAlert(
                 f"match {match.match_id} fails its integrity checks: {problem}; "

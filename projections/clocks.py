@@ -1,8 +1,8 @@
 """Clocks outside a request: the public clock of a view, and the clock process (docs/clocks.md).
 
 Deadlines hold whenever anything touches a match (`MatchApp.match` records the expiries due
-first), but nobody has to be watching: the clock process (`gambit clock`, and a thread of
-`gambit project`) keeps one row per running timed match — its earliest deadline — by following
+first), but nobody has to be watching: the clock keeper (in the leading worker of `gambit serve`,
+see projections/leadership.py; or `gambit clock`, and a thread of `gambit project`) keeps one row per running timed match — its earliest deadline — by following
 the store's notification log, and wakes at the earliest deadline across matches (or on a new
 record: LISTEN/NOTIFY on PostgreSQL, polling on SQLite) to touch the matches that are due. Many
 processes may run it: the store's optimistic lock lets exactly one write each expiry.
@@ -27,6 +27,8 @@ NAME = "clock_deadlines"
 BATCH = 500
 # How long the process sleeps at most when nothing is due (PostgreSQL wakes it on every new record).
 IDLE_SECONDS = 30.0
+# How soon the process tries again when a due expiry could not be written.
+RETRY_SECONDS = 0.1
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS gambit_clock_tracking (name TEXT PRIMARY KEY, position BIGINT NOT NULL)""",
@@ -57,28 +59,39 @@ class ClockKeeper:
         return int(rows[0][0]) if rows else 0
 
     def catch_up(self) -> int:
-        """Follow new records: every timed match they touch gets its deadline anew; returns how many were read."""
+        """Follow new records: every timed match they touch gets its deadline anew; returns how many were read.
+
+        The slow part (reading the log, loading the matches) comes before the short transaction
+        that writes the rows, never inside it: under gevent workers a greenlet that held SQLite's
+        write lock across a switch would stall every other greenlet of its worker that asks for
+        it (SQLite waits for a lock without yielding).
+        """
         processed = 0
         with self._lock:
             while True:
+                position = self.position()
+                notifications = self.app.recorder.select_notifications(position + 1, BATCH)
+                if not notifications:
+                    return processed
+                created, notes = self._read([self.app.mapper.to_domain_event(n) for n in notifications])
+                last = notifications[-1].id
                 with self.store.transaction(lock_table="gambit_clock_tracking") as cur:
                     cur.execute("SELECT position FROM gambit_clock_tracking WHERE name = ?", (NAME,))
                     row = cur.fetchone()
-                    position = int(row[0]) if row else 0
-                    notifications = self.app.recorder.select_notifications(position + 1, BATCH)
-                    if not notifications:
-                        return processed
-                    self._fold(cur, [self.app.mapper.to_domain_event(n) for n in notifications])
-                    last = notifications[-1].id
+                    if (int(row[0]) if row else 0) != position:
+                        continue  # another process followed these records meanwhile: read on from where it got
+                    self._write(cur, created, notes)
                     if row is None:
                         cur.execute("INSERT INTO gambit_clock_tracking (name, position) VALUES (?, ?)", (NAME, last))
                     else:
                         cur.execute("UPDATE gambit_clock_tracking SET position = ? WHERE name = ?", (last, NAME))
-                    processed += len(notifications)
+                processed += len(notifications)
                 if len(notifications) < BATCH:
                     return processed
 
-    def _fold(self, cur: Cursor, events: list[Any]) -> None:
+    def _read(self, events: list[Any]) -> tuple[list[str], dict[str, tuple[bool, int | None]]]:
+        """The timed matches these records create, and (finished, deadline) of every timed match they touch."""
+        created: list[str] = []
         touched: list[str] = []
         for event in events:
             kind = getattr(event, "kind", None)
@@ -86,23 +99,45 @@ class ClockKeeper:
                 continue  # a tournament's own events
             match_id = str(event.originator_id)
             if kind == MATCH_CREATED and options_of(event.public.get("config", {})).time_control.timed:
-                cur.execute("DELETE FROM gambit_clock_deadlines WHERE match_id = ?", (match_id,))
-                cur.execute("INSERT INTO gambit_clock_deadlines (match_id, deadline) VALUES (?, NULL)", (match_id,))
+                created.append(match_id)
             if match_id not in touched:
                 touched.append(match_id)
+        notes: dict[str, tuple[bool, int | None]] = {}
         for match_id in touched:
-            cur.execute("SELECT match_id FROM gambit_clock_deadlines WHERE match_id = ?", (match_id,))
-            if cur.fetchone() is not None:
-                self._note(cur, self.app.match(match_id, enforce_clock=False))
+            tracked = match_id in created or self.store.query(
+                "SELECT match_id FROM gambit_clock_deadlines WHERE match_id = ?", (match_id,)
+            )
+            if tracked:
+                notes[match_id] = self._deadline_of(self.app.match(match_id, enforce_clock=False))
+        return created, notes
 
     @staticmethod
-    def _note(cur: Cursor, match: Match) -> None:
-        """Keep a match's earliest running deadline (none while paused or not running); a finished match leaves."""
+    def _deadline_of(match: Match) -> tuple[bool, int | None]:
+        """Whether a match is finished, and its earliest running deadline (none while paused or not running)."""
         if match.status == "finished":
-            cur.execute("DELETE FROM gambit_clock_deadlines WHERE match_id = ?", (match.match_id,))
-            return
-        deadline = clock.earliest_deadline(getattr(match, "clock", None)) if match.status == "active" else None
-        cur.execute("UPDATE gambit_clock_deadlines SET deadline = ? WHERE match_id = ?", (deadline, match.match_id))
+            return True, None
+        return False, clock.earliest_deadline(getattr(match, "clock", None)) if match.status == "active" else None
+
+    @staticmethod
+    def _write(cur: Cursor, created: list[str], notes: dict[str, tuple[bool, int | None]]) -> None:
+        """Keep each noted match's deadline; a finished match leaves."""
+        for match_id in created:
+            cur.execute("DELETE FROM gambit_clock_deadlines WHERE match_id = ?", (match_id,))
+            cur.execute("INSERT INTO gambit_clock_deadlines (match_id, deadline) VALUES (?, NULL)", (match_id,))
+        for match_id, (finished, deadline) in notes.items():
+            if finished:
+                cur.execute("DELETE FROM gambit_clock_deadlines WHERE match_id = ?", (match_id,))
+            else:
+                cur.execute("UPDATE gambit_clock_deadlines SET deadline = ? WHERE match_id = ?", (deadline, match_id))
+
+    def _park(self, match_id: str) -> None:
+        """Stop waking for a match whose expiry cannot be written (its records fail their integrity
+        checks, so no write extends it): its next record, if any, notes its deadline again."""
+        log.error(
+            "clock: match %s is past a deadline but takes no write (integrity alert); not waking for it", match_id
+        )
+        with self.store.transaction(lock_table="gambit_clock_tracking") as cur:
+            cur.execute("UPDATE gambit_clock_deadlines SET deadline = NULL WHERE match_id = ?", (match_id,))
 
     def due(self, at: int) -> list[str]:
         """Matches with a deadline passed at `at` (µs), earliest first."""
@@ -120,13 +155,17 @@ class ClockKeeper:
     def tick(self) -> list[str]:
         """Catch up, then touch every match whose deadline has passed (recording its expiries); returns their ids."""
         self.catch_up()
-        at = clock.micros(clock.fresh_now())
+        now = clock.fresh_now()
+        at = clock.micros(now)
         touched = []
         for match_id in self.due(at):
             try:
-                self.app.expire_due(match_id)
+                match = self.app.expire_due(match_id)
             except Exception:
                 log.exception("clock: could not record the expiries of match %s", match_id)
+                continue
+            if match.overdue(now):
+                self._park(match_id)
                 continue
             touched.append(match_id)
         if touched:
@@ -139,13 +178,15 @@ def keep_clocks(
     stop: threading.Event,
     poll_seconds: float = 0.5,
     on_expired: Callable[[list[str]], None] | None = None,
+    listen: bool = True,
 ) -> None:
     """Record expiries as their deadlines pass until `stop` is set, sleeping until the earliest deadline.
 
-    On PostgreSQL a new record wakes it at once (LISTEN/NOTIFY); on SQLite it looks every `poll_seconds`.
+    On PostgreSQL a new record wakes it at once (LISTEN/NOTIFY) unless `listen` is False; on SQLite
+    (or without listening) it looks for new records every `poll_seconds`.
     """
     wake = threading.Event()
-    subscribed = _subscribe(keeper, stop, wake)
+    subscribed = listen and _subscribe(keeper, stop, wake)
 
     def wake_on_stop() -> None:
         # A stop (SIGTERM) must not wait out the idle sleep: an orchestrator allows a few seconds.
@@ -166,7 +207,9 @@ def keep_clocks(
         if deadline is not None:
             # Due strictly after the deadline: wake a millisecond past it.
             until = (deadline - clock.micros(clock.fresh_now())) / clock.SECOND + 0.001
-            timeout = max(0.0, min(timeout, until))
+            # A deadline still passed right after a tick could not be written (a failing store):
+            # try again shortly rather than at once, in a loop.
+            timeout = max(RETRY_SECONDS, min(timeout, until)) if until <= 0 else min(timeout, until)
         wake.wait(timeout)
         wake.clear()
     wake.set()

@@ -46,6 +46,7 @@ def build_gambit(settings: Settings) -> Gambit:
         signer=signer,
         seal_key=signer.derived_key("snapshot-seal"),
         on_integrity_problem=alerts.raise_alert,
+        standing_problem=alerts.problem_of,
         max_disputes_per_filer=settings.max_disputes_per_filer,
         recent_matches=settings.recent_matches,
     )

@@ -17,6 +17,8 @@ from typing import Any
 REBUILDABLE = ("cross-match-index",)
 # `gambit export --as`: whose form of the records to write (service.verify_cli.ROLES).
 EXPORT_ROLES = ("organizer", "spectator")
+# `gambit scrub`: the exit code when a match fails its integrity checks.
+EXIT_SCRUB_FOUND = 1
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -121,6 +123,25 @@ def _clock(args: argparse.Namespace) -> int:
         gambit.close()
 
 
+def _scrub(args: argparse.Namespace) -> int:
+    from service.app import build_gambit
+    from service.keeper import scrub_once
+    from service.settings import Settings
+
+    gambit = build_gambit(Settings.from_env())
+    try:
+        report = scrub_once(gambit)
+    finally:
+        gambit.close()
+    for match_id, problem in report.problems.items():
+        print(f"gambit scrub: match {match_id}: FAILED: {problem} (integrity alert raised)", flush=True)
+    print(
+        f"gambit scrub: {report.checked} matches checked, {len(report.problems)} failing their integrity checks",
+        flush=True,
+    )
+    return EXIT_SCRUB_FOUND if report.problems else 0
+
+
 def _verify(args: argparse.Namespace) -> int:
     from service.verify_cli import run_verify
 
@@ -174,6 +195,10 @@ def build_parser() -> argparse.ArgumentParser:
     clock = sub.add_parser("clock", help="record clock expiries as deadlines pass, across every timed match")
     clock.add_argument("--once", action="store_true", help="record the expiries due now and exit")
     clock.set_defaults(func=_clock)
+    scrub = sub.add_parser(
+        "scrub", help="re-check every match's whole chain now; exit 1 (and raise the integrity alert) on a mismatch"
+    )
+    scrub.set_defaults(func=_scrub)
     verify = sub.add_parser("verify", help="verify a match export (or a directory of them) offline")
     verify.add_argument("path", help="an export .ndjson file, or a directory of them (a tournament)")
     verify.add_argument(

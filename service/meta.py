@@ -8,6 +8,7 @@ from flask.views import MethodView
 from domain import rulesets
 from domain.errors import MatchNotFound
 from domain.ruleset import config_to_dict
+from projections.scrub import whole_chain_problem
 from service.bodies import command_fields, command_json_schema
 from service.context import Gambit, gambit
 from service.problems import Problem, problem_response
@@ -51,15 +52,18 @@ class Ready(MethodView):
 
 
 def _standing_alerts(g: Gambit) -> list[dict]:
-    """Integrity alerts that still hold: each alerted match is loaded again, and cleared if clean."""
+    """Integrity alerts that still hold: each alerted match's whole chain is checked again, and cleared if clean.
+
+    The whole chain, not a load from the newest snapshot: the scrub's alerts are for records below it.
+    """
     standing = []
     for alert in g.alerts.standing():
         try:
-            match = g.matches.match(alert["match_id"])
+            problem = whole_chain_problem(g.matches, alert["match_id"])
         except MatchNotFound:
             standing.append(alert)  # the whole match is gone from the store: that stands
             continue
-        if g.matches.integrity_problem(match) is None:
+        if problem is None:
             g.alerts.clear(alert["match_id"])
         else:
             standing.append(alert)

@@ -85,6 +85,28 @@ class Metrics:
             "Calls to the rate-limit store that failed or timed out (each let its request through unlimited).",
             registry=own,
         )
+        self.leader = Gauge(
+            "gambit_leader",
+            "1 in the worker that keeps the clocks and scrubs the chains (projections/leadership.py), else 0.",
+            multiprocess_mode="livesum",
+            registry=own,
+        )
+        self.clock_expiries = Counter(
+            "gambit_clock_expiries",
+            "Matches whose due expiries the clock keeper recorded.",
+            registry=own,
+        )
+        self.scrubbed = Counter(
+            "gambit_scrub_matches_checked",
+            "Matches whose whole chain the scrub re-checked, by outcome: clean, or mismatch (an integrity alert).",
+            ("outcome",),
+            registry=own,
+        )
+        self.scrub_passes = Counter(
+            "gambit_scrub_passes",
+            "Passes of the scrub over every match completed.",
+            registry=own,
+        )
         self._followers_lock = threading.Lock()
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
 
@@ -100,6 +122,22 @@ class Metrics:
     def count_rate_limit_store_failure(self) -> None:
         """Count one failed call to the rate-limit store."""
         self.rate_limit_store_failures.inc()
+
+    def leading(self, leads: bool) -> None:
+        """This process now leads (keeps the clocks, scrubs), or no longer does."""
+        self.leader.set(1 if leads else 0)
+
+    def count_expiries(self, matches: int) -> None:
+        """Count matches whose due expiries the clock keeper recorded."""
+        self.clock_expiries.inc(matches)
+
+    def count_scrubbed(self, problem: str | None) -> None:
+        """Count one match the scrub re-checked (a problem: its chain failed the checks)."""
+        self._child(self.scrubbed, "clean" if problem is None else "mismatch").inc()
+
+    def count_scrub_pass(self) -> None:
+        """Count one completed pass of the scrub over every match."""
+        self.scrub_passes.inc()
 
     def _child(self, metric: Any, *values: str) -> Any:
         """`metric.labels(*values)` (label values in the metric's label-name order), looked up once per series.

@@ -19,6 +19,8 @@ DEFAULT_RECENT_MATCHES = 256
 DEFAULT_MAX_STREAMS = 2000
 DEFAULT_MAX_STREAMS_PER_CLIENT = 16
 NO_LIMIT = Limit(0, 0)
+DEFAULT_SCRUB_RATE = 10.0
+DEFAULT_SCRUB_INTERVAL = 3600.0
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,11 @@ class Settings:
     stream_watch: str = "poll"
     # How many reverse proxies in front of the service set X-Forwarded-For; 0 trusts none.
     trusted_proxies: int = 0
+    # Whether `gambit serve` keeps the clocks itself (in one leading worker); off: run `gambit clock`.
+    keep_clocks: bool = True
+    # The background scrub: matches re-checked a second (0: off), and seconds from one pass's start to the next's.
+    scrub_rate: float = DEFAULT_SCRUB_RATE
+    scrub_interval: float = DEFAULT_SCRUB_INTERVAL
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -80,6 +87,9 @@ class Settings:
             max_streams_per_client=int(env.get("GAMBIT_MAX_STREAMS_PER_CLIENT", DEFAULT_MAX_STREAMS_PER_CLIENT)),
             stream_watch=_one_of(env, "GAMBIT_STREAM_WATCH", ("poll", "listen"), "poll"),
             trusted_proxies=int(env.get("GAMBIT_TRUSTED_PROXIES", "0")),
+            keep_clocks=_one_of(env, "GAMBIT_SERVE_KEEPS_CLOCKS", ("on", "off"), "on") == "on",
+            scrub_rate=_non_negative(env, "GAMBIT_SCRUB_RATE", DEFAULT_SCRUB_RATE),
+            scrub_interval=_non_negative(env, "GAMBIT_SCRUB_INTERVAL", DEFAULT_SCRUB_INTERVAL),
         )
 
     @property
@@ -99,6 +109,20 @@ def _one_of(env: Mapping[str, str], name: str, allowed: tuple[str, ...], default
     value = env.get(name, default).strip().lower() or default
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
+def _non_negative(env: Mapping[str, str], name: str, default: float) -> float:
+    """An environment setting that must be a finite number, zero or more (a typo fails at start)."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value >= 0 or math.isinf(value):
+        raise ValueError(f"{name} must be a number, zero or more, not {text!r}")
     return value
 
 
