@@ -13,17 +13,25 @@ import os
 import time
 
 
-def _writer(database_url: str, seconds: float, start_at: float, queue) -> None:
+# How long every writer may take to start (spawn, import, connect) before the measurement is
+# called off: under load a writer took longer than the 2 s the old fixed start gave it, and then
+# appended nothing in its window, a silent "0 events/s".
+READY_TIMEOUT_SECONDS = 300.0
+
+
+def _writer(database_url: str, seconds: float, ready, start, queue) -> None:
     os.environ["BENCH_DATABASE_URL"] = database_url
     from bench.baseline_app import Counter, open_store
 
     store = open_store(database_url, snapshots=False)
+    ready.put(os.getpid())
+    if not start.wait(READY_TIMEOUT_SECONDS + 60):
+        store.close()
+        return
     appended = 0
-    while time.time() < start_at:
-        time.sleep(0.005)
-    stop_at = start_at + seconds
+    stop_at = time.monotonic() + seconds
     counter = None
-    while time.time() < stop_at:
+    while time.monotonic() < stop_at:
         if counter is None or counter.count >= 60:
             counter = Counter()
             store.save(counter)
@@ -49,28 +57,45 @@ def create_tables(database_url: str) -> None:
 
 
 def append_ceiling(database_url: str, processes: int, seconds: float) -> float:
-    """Events appended per second by `processes` writers together."""
+    """Events appended per second by `processes` writers together, once every one of them is ready.
+
+    Raises RuntimeError when a writer fails or does not start in time, or when one appended
+    nothing: a measurement that failed is never reported as a rate.
+    """
     create_tables(database_url)
     ctx = multiprocessing.get_context("spawn")
-    queue = ctx.Queue()
-    start_at = time.time() + 2.0  # let every writer import and connect first
-    workers = [ctx.Process(target=_writer, args=(database_url, seconds, start_at, queue)) for _ in range(processes)]
+    ready, start, queue = ctx.Queue(), ctx.Event(), ctx.Queue()
+    workers = [ctx.Process(target=_writer, args=(database_url, seconds, ready, start, queue)) for _ in range(processes)]
     for worker in workers:
         worker.start()
-    import queue as queues
-
-    results: list[int] = []
-    deadline = time.time() + seconds + 120
-    while len(results) < len(workers):
-        try:
-            results.append(queue.get(timeout=1.0))
-        except queues.Empty:
-            # A writer that died (a store error) never reports: fail now, not after the deadline.
-            dead = [w.exitcode for w in workers if w.exitcode not in (None, 0)]
-            if dead or time.time() > deadline:
-                for worker in workers:
-                    worker.terminate()
-                raise RuntimeError(f"append ceiling: writer processes failed (exit codes {dead})") from None
+    try:
+        _collect(workers, ready, time.monotonic() + READY_TIMEOUT_SECONDS, "start")
+        start.set()  # every writer has imported and connected: they all append in the same window
+        results = _collect(workers, queue, time.monotonic() + seconds + 120, "finish")
+    except BaseException:
+        for worker in workers:
+            worker.terminate()
+        raise
     for worker in workers:
         worker.join(timeout=30)
+    if min(results) == 0:
+        raise RuntimeError(f"append ceiling: a writer appended nothing in {seconds} s (appended: {results})")
     return sum(results) / seconds
+
+
+def _collect(workers: list, queue, deadline: float, what: str) -> list[int]:
+    """One message from each writer, failing as soon as a writer dies (it never reports) or the deadline passes."""
+    import queue as queues
+
+    got: list[int] = []
+    while len(got) < len(workers):
+        try:
+            got.append(queue.get(timeout=1.0))
+        except queues.Empty:
+            dead = [w.exitcode for w in workers if w.exitcode not in (None, 0)]
+            if dead or time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"append ceiling: {len(workers) - len(got)} writer process(es) did not {what} "
+                    f"(exit codes of failed ones: {dead})"
+                ) from None
+    return got

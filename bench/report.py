@@ -201,7 +201,8 @@ def rows(results: dict) -> list[list[str]]:
         f"{_f(r['scale_after_long']['bytes_per_event'], 0)} ({r['scale_after_long']['store_bytes'] / 1e6:,.0f} MB, "
         f"{r['scale_after_long']['events']:,} events)"))
     add("append ceiling, bare library, events/s by writer processes", lambda r: ", ".join(
-        f"{p}: {_f(v, 0)}" for p, v in r["append_ceiling"].items()))
+        f"{p}: {'not measured (see the WARNING in the log)' if v is None else _f(v, 0)}"
+        for p, v in r["append_ceiling"].items()))
     return out
 
 
@@ -361,7 +362,8 @@ def chart(results: dict, path: str) -> None:
     ax = axes[1][2]
     for b in backends:
         ceiling = results["backends"][b]["append_ceiling"]
-        ax.plot([int(p) for p in ceiling], list(ceiling.values()), marker="o", label=NAMES.get(b, b))
+        measured = {p: v for p, v in ceiling.items() if v is not None}
+        ax.plot([int(p) for p in measured], list(measured.values()), marker="o", label=NAMES.get(b, b))
         ax.set_xticks([int(p) for p in ceiling])
     ax.set_xlabel("writer processes (bare library)")
     ax.set_ylabel("events appended per second")

@@ -507,6 +507,17 @@ def store_counts(backend: str, url: str) -> dict:
             "bytes_per_event": round(size / events, 1) if events else None}
 
 
+def measured_ceiling(url: str, processes: int, seconds: float) -> float | None:
+    """The append ceiling with `processes` writers, or None (with a WARNING line) when the measurement failed."""
+    try:
+        ceiling = round(append_ceiling(url, processes, seconds), 1)
+    except RuntimeError as exc:
+        log(f"  WARNING: append ceiling with {processes} writer(s) not measured: {exc}")
+        return None
+    log(f"  append ceiling, {processes} writer(s): {ceiling} events/s")
+    return ceiling
+
+
 def run_backend(backend: str, cfg: dict) -> dict:
     log(f"== {backend}")
     with tempfile.TemporaryDirectory(prefix=f"gambit-bench-{backend}-") as tmp, store_url(backend, tmp) as url:
@@ -526,8 +537,7 @@ def run_backend(backend: str, cfg: dict) -> dict:
         with store_url(backend, tmp) as ceiling_url:
             ceiling_url = ceiling_url.replace("gambit.sqlite3", "ceiling.sqlite3")
             for processes in cfg["ceiling_processes"]:
-                ceilings[str(processes)] = round(append_ceiling(ceiling_url, processes, cfg["ceiling_seconds"]), 1)
-                log(f"  append ceiling, {processes} writer(s): {ceilings[str(processes)]} events/s")
+                ceilings[str(processes)] = measured_ceiling(ceiling_url, processes, cfg["ceiling_seconds"])
         result["append_ceiling"] = ceilings
         return result
 
