@@ -12,7 +12,6 @@ import multiprocessing
 import os
 import time
 
-
 # How long every writer may take to start (spawn, import, connect) before the measurement is
 # called off: under load a writer took longer than the 2 s the old fixed start gave it, and then
 # appended nothing in its window, a silent "0 events/s".

@@ -291,7 +291,9 @@ class Shell:
     def __init__(self, client, directory: Path) -> None:
         self.client = client
         self.directory = directory
-        self.variables: dict[str, str] = {}
+        # The page starts at the root of the checkout; it must leave it before it writes a file.
+        self.variables: dict[str, str] = {"PWD": str(ROOT)}
+        self.left_the_checkout = False
         self.shown_json: list = []
         self.shown_statuses: list[int] = []
         self.verify_output = ""
@@ -329,7 +331,10 @@ class Shell:
             assert selected is not None, f"{line}: {path} selects nothing in {file_name}"
             self.variables[name] = str(selected)
             return
-        assignment = re.fullmatch(r"(\w+)=(\S+)", line)
+        if line == 'cd "$(mktemp -d)"':
+            self.left_the_checkout = True  # this runner's files already go to a temporary directory
+            return
+        assignment = re.fullmatch(r'(\w+)="?([^"\s]+)"?', line)
         if assignment:
             self.variables[assignment.group(1)] = self.expand(assignment.group(2))
             return
@@ -339,7 +344,7 @@ class Shell:
         command, sink, shown = self.split_pipeline(words, line)
         if command[0] == "curl":
             self.curl(command[1:], sink, shown)
-        elif command[0] == ".venv/bin/gambit":
+        elif command[0] == str(ROOT / ".venv" / "bin" / "gambit"):
             self.gambit(command[1:])
         elif command[0] in ("head", "tail"):
             assert (self.directory / command[-1]).stat().st_size > 0, f"{line}: nothing to show"
@@ -382,6 +387,7 @@ class Shell:
             url[len(base) :], method=method or ("POST" if data is not None else "GET"), headers=headers, data=data
         )
         if sink is not None:
+            assert self.left_the_checkout, f"the walkthrough writes {sink} into the checkout: cd to a temporary directory first"
             (self.directory / sink).write_bytes(response.get_data())
         if shown:
             self.shown_statuses.append(response.status_code)
