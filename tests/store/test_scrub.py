@@ -141,3 +141,38 @@ def test_the_background_scrub_of_the_leading_worker_raises_the_alert(played):
         background.stop()
         app.extensions["gambit"].close()
 
+
+
+def test_a_timed_match_under_a_scrub_alert_takes_no_expiry_and_the_keeper_stops_waking_for_it(settings_for):
+    from projections.clocks import ClockKeeper
+    from tests.support.clocks import fake_time_source, fischer, timed_match
+
+    with fake_time_source() as now:
+        app = create_app(settings_for)
+        try:
+            gambit = app.extensions["gambit"]
+            match_id, _ = timed_match(app.test_client(), "gambitz", fischer(60), config={"players": 2})
+            keeper = ClockKeeper(gambit.matches, gambit.index.store)
+            keeper.catch_up()
+            assert keeper.next_deadline() is not None
+            gambit.alerts.raise_alert(match_id, "version 2: the secret does not open its commitment")
+            now.advance(61)
+            assert keeper.tick() == [], "an expiry was written into a match under an integrity alert"
+            assert keeper.next_deadline() is None, "the keeper would wake for it again at once, in a loop"
+            assert "ClockExpired" not in [record.kind for record in gambit.matches.records(match_id)]
+        finally:
+            app.extensions["gambit"].close()
+
+
+@pytest.mark.parametrize("name", ["GAMBIT_SCRUB_RATE", "GAMBIT_SCRUB_INTERVAL"])
+@pytest.mark.parametrize("value", ["-1", "fast", "inf"])
+def test_a_scrub_setting_that_is_not_a_number_from_zero_up_fails_at_start(name, value):
+    with pytest.raises(ValueError, match=name):
+        Settings.from_env({name: value})
+
+
+def test_the_serve_keeper_setting_is_on_or_off():
+    assert Settings.from_env({}).keep_clocks
+    assert not Settings.from_env({"GAMBIT_SERVE_KEEPS_CLOCKS": "off"}).keep_clocks
+    with pytest.raises(ValueError, match="GAMBIT_SERVE_KEEPS_CLOCKS"):
+        Settings.from_env({"GAMBIT_SERVE_KEEPS_CLOCKS": "maybe"})
