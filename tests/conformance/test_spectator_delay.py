@@ -16,7 +16,7 @@ from domain.ruleset import SPECTATOR, Viewer
 from projections.records import viewer_for
 from projections.views import as_json, export_lines, view_of
 from service.verify_cli import EXIT_VERIFIED, _write_export, run_verify
-from tests.hardening.play import CONFIGS, advance, finish, join_options
+from tests.hardening.play import advance, config_for, finish, join_options
 from tests.support.api import auth
 
 DELAY = 5
@@ -26,7 +26,7 @@ COMMANDS_BEFORE_LOOKING = 12
 
 def _start(client, ruleset_id: str, rng: random.Random) -> tuple[str, dict]:
     """A match of the ruleset with a spectator delay, every seat joined; (match id, seat → token)."""
-    config = {**CONFIGS.get(ruleset_id, {}), "spectator_delay": DELAY}
+    config = {**config_for(ruleset_id), "spectator_delay": DELAY}
     match = client.post("/matches", json={"ruleset": ruleset_id, "config": config}).get_json()
     seats = [s["seat"] for s in match["seats"]]
     options = join_options(ruleset_id, seats, rng) or {}
