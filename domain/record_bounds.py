@@ -12,9 +12,17 @@ from __future__ import annotations
 import re
 from typing import Any, TypeGuard
 
-from domain.clock import iso, parse_instant
+from domain.clock import CLOCK_EXPIRED, CLOCK_PAUSED, CLOCK_RESUMED, TIME_ADDED, iso, parse_instant
+from domain.export_reading import is_hex
 from domain.match_options import split_config
-from domain.records import DISPUTE_FILED, DISPUTE_RULED, MATCH_FINISHED, OUTCOME_AMENDED, SEAT_JOINED
+from domain.records import (
+    DISPUTE_FILED,
+    DISPUTE_RULED,
+    MATCH_CREATED,
+    MATCH_FINISHED,
+    OUTCOME_AMENDED,
+    SEAT_JOINED,
+)
 from domain.ruleset import ConfigError
 
 # A seat's display name (POST /matches/{id}/join `name`).
@@ -30,6 +38,24 @@ MAX_OUTCOME_REASON = 200
 # The decisions a ruling may give (domain/match.py DECISIONS).
 DECISIONS = ("upheld", "overturned")
 ORGANIZER = "organizer"
+
+# The public fields of each record the match itself writes (docs/verification.md, section 2),
+# with the optional ones after the bar: nothing more, nothing less.
+PUBLIC_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    MATCH_CREATED: (
+        frozenset({"match_id", "ruleset", "config", "seats", "tournament_id", "server_seed_commitment"}),
+        frozenset(),
+    ),
+    SEAT_JOINED: (frozenset({"seat", "name", "client_seed"}), frozenset()),
+    MATCH_FINISHED: (frozenset({"outcome", "server_seed"}), frozenset()),
+    DISPUTE_FILED: (frozenset({"dispute", "call_version", "ruling_version", "reason", "filed_by"}), frozenset()),
+    DISPUTE_RULED: (frozenset({"dispute", "call_version", "decision", "note", "amends_outcome"}), frozenset()),
+    OUTCOME_AMENDED: (frozenset({"dispute", "outcome", "previous_outcome"}), frozenset()),
+    CLOCK_EXPIRED: (frozenset({"seat", "deadline"}), frozenset()),
+    CLOCK_PAUSED: (frozenset({"by", "note"}), frozenset({"dispute"})),
+    CLOCK_RESUMED: (frozenset({"by", "note"}), frozenset()),
+    TIME_ADDED: (frozenset({"by", "seat", "seconds", "note"}), frozenset()),
+}
 
 CHECK = "bounds"
 TIMES = "timestamps"
@@ -96,8 +122,10 @@ def _check_records(header: dict, records: list[dict]) -> None:
     disputes: dict[int, bool] = {}  # number → ruled
     finished = False
     amending: int | None = None  # the dispute whose OutcomeAmended must come next
+    calls: dict[int, object] = {}  # dispute number → the call it disputes
     for record in records:
         version, kind, public = record["version"], record["kind"], record["public"]
+        _check_shape(record)
         if amending is not None and kind != OUTCOME_AMENDED:
             raise OutOfBounds(
                 f"version {version}: the ruling before it amends the outcome, but no OutcomeAmended follows"
@@ -107,8 +135,11 @@ def _check_records(header: dict, records: list[dict]) -> None:
         elif kind == DISPUTE_FILED:
             _check_filed(version, public, seats, len(disputes) + 1)
             disputes[public["dispute"]] = False
+            calls[public["dispute"]] = public["call_version"]
         elif kind == DISPUTE_RULED:
             _check_ruled(version, public, disputes, finished)
+            if public.get("call_version") != calls[public["dispute"]]:
+                raise OutOfBounds(f"version {version}: the ruling names another call than its dispute")
             disputes[public["dispute"]] = True
             amending = public["dispute"] if public["amends_outcome"] else None
         elif kind == OUTCOME_AMENDED:
@@ -120,6 +151,27 @@ def _check_records(header: dict, records: list[dict]) -> None:
             finished = True
     if amending is not None:
         raise OutOfBounds("the export ends before the OutcomeAmended its last ruling announces")
+
+
+def _check_shape(record: dict) -> None:
+    """A record the match itself writes has exactly its public fields, and only MatchCreated a secret (the seed)."""
+    fields = PUBLIC_FIELDS.get(record["kind"])
+    if fields is None:
+        return  # a ruleset's record: the replay checks it
+    version, kind, public = record["version"], record["kind"], record["public"]
+    required, optional = fields
+    if not required <= public.keys() <= required | optional:
+        odd = sorted(public.keys() - required - optional) or sorted(required - public.keys())
+        raise OutOfBounds(f"version {version}: a {kind} whose public fields are not the ones it has ({odd[0]!r})")
+    if kind != MATCH_CREATED:
+        if record.get("commitment") is not None:
+            raise OutOfBounds(f"version {version}: a {kind} with a secret, which it never has")
+        return
+    secret = record.get("secret")
+    if record.get("commitment") is None or (
+        secret is not None and not (secret.keys() == {"server_seed"} and is_hex(secret["server_seed"], 64))
+    ):
+        raise OutOfBounds(f"version {version}: MatchCreated's secret is not the server seed alone")
 
 
 def _check_join(version: int, public: dict) -> None:
