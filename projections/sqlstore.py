@@ -30,6 +30,34 @@ def projection_url(database_url: str) -> str:
     return database_url
 
 
+class MissingSchema(RuntimeError):
+    """The database URL names a PostgreSQL schema that does not exist and cannot be created."""
+
+
+def create_schema_if_missing(pool: Any, schema: str) -> None:
+    """Create the URL's `?schema=` when the database has none of that name, one process at a time.
+
+    The read models create their tables in it first, and the event store's tables go there too;
+    neither the library nor `CREATE TABLE` makes the schema itself ("no schema has been selected
+    to create in" stopped every worker at boot). A user without the right to create it gets one
+    clear line instead.
+    """
+    from psycopg import errors, sql
+
+    with pool.connection() as conn:
+        if conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone():
+            return
+        try:
+            with conn.transaction():
+                conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
+                conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+        except errors.InsufficientPrivilege as exc:
+            raise MissingSchema(
+                f"the database has no schema {schema!r} (GAMBIT_DATABASE_URL ?schema=) and its user may not "
+                f"create it: create it, or name an existing one ({exc.diag.message_primary})"
+            ) from None
+
+
 class SqlStore:
     """Connections to the read-model database: a few kept idle on SQLite, a small pool on PostgreSQL."""
 
@@ -62,7 +90,7 @@ class SqlStore:
 
                     parsed = urlparse(self.url)
                     schema = parse_qs(parsed.query).get("schema", ["public"])[0]
-                    self._pg_pool = ConnectionPool(
+                    pool = ConnectionPool(
                         kwargs={
                             "host": parsed.hostname or "127.0.0.1",
                             "port": parsed.port or 5432,
@@ -78,6 +106,12 @@ class SqlStore:
                         open=True,
                         timeout=30,
                     )
+                    try:
+                        create_schema_if_missing(pool, schema)
+                    except BaseException:
+                        pool.close()
+                        raise
+                    self._pg_pool = pool
         return self._pg_pool
 
     @contextmanager
