@@ -110,6 +110,14 @@ def test_a_dispute_number_of_five_thousand_digits_in_the_path_is_404(client, wor
     _problem(response, 404, "not_found")
 
 
+@pytest.mark.parametrize(
+    "path", ["/matches/{huge}", "/matches/{huge}/events", "/tournaments/{huge}", "/rulesets/{huge}", "/watch/{huge}"]
+)
+def test_an_id_of_five_thousand_digits_in_the_path_is_404(client, path):
+    response = client.get(path.format(huge=HUGE))
+    assert response.status_code == 404, response.get_data(as_text=True)[:300]
+
+
 BODIES = [
     ("/matches", {"ruleset": "gambitz", "config": {"players": "HUGE"}}),
     ("/matches/{mid}/disputes", {"call_version": "HUGE", "reason": "r"}),
