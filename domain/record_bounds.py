@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, TypeGuard
+from uuid import UUID
 
 from domain.clock import CLOCK_EXPIRED, CLOCK_PAUSED, CLOCK_RESUMED, TIME_ADDED, iso, parse_instant
 from domain.export_reading import is_hex
@@ -37,6 +38,8 @@ MAX_WINNERS = 16
 MAX_OUTCOME_REASON = 200
 # The decisions a ruling may give (domain/match.py DECISIONS).
 DECISIONS = ("upheld", "overturned")
+# A tournament's id as the match records it: the stored UUID's canonical text.
+CANONICAL_UUID_LENGTH = 36
 ORGANIZER = "organizer"
 
 # The public fields of each record the match itself writes (docs/verification.md, section 2),
@@ -121,6 +124,7 @@ def _check_records(header: dict, records: list[dict]) -> None:
     seats = set(header["seats"])
     disputes: dict[int, bool] = {}  # number → ruled
     finished = False
+    outcome: object = None  # the outcome as it stands: MatchFinished's, then each amendment's
     amending: int | None = None  # the dispute whose OutcomeAmended must come next
     calls: dict[int, object] = {}  # dispute number → the call it disputes
     for record in records:
@@ -130,7 +134,9 @@ def _check_records(header: dict, records: list[dict]) -> None:
             raise OutOfBounds(
                 f"version {version}: the ruling before it amends the outcome, but no OutcomeAmended follows"
             )
-        if kind == SEAT_JOINED:
+        if kind == MATCH_CREATED:
+            _check_tournament(version, public.get("tournament_id"))
+        elif kind == SEAT_JOINED:
             _check_join(version, public)
         elif kind == DISPUTE_FILED:
             _check_filed(version, public, seats, len(disputes) + 1)
@@ -146,9 +152,13 @@ def _check_records(header: dict, records: list[dict]) -> None:
             if amending is None or public.get("dispute") != amending:
                 raise OutOfBounds(f"version {version}: an OutcomeAmended that no ruling before it announces")
             _check_amended(version, public.get("outcome"), seats)
+            if public.get("previous_outcome") != outcome:
+                raise OutOfBounds(f"version {version}: the amendment's previous_outcome is not the outcome it replaces")
+            outcome = public.get("outcome")
             amending = None
         elif kind == MATCH_FINISHED:
             finished = True
+            outcome = public.get("outcome")
     if amending is not None:
         raise OutOfBounds("the export ends before the OutcomeAmended its last ruling announces")
 
@@ -172,6 +182,20 @@ def _check_shape(record: dict) -> None:
         secret is not None and not (secret.keys() == {"server_seed"} and is_hex(secret["server_seed"], 64))
     ):
         raise OutOfBounds(f"version {version}: MatchCreated's secret is not the server seed alone")
+
+
+def _check_tournament(version: int, tournament_id: object) -> None:
+    """A match belongs to no tournament or names one by its canonical id (the service records the stored id)."""
+    if tournament_id is None:
+        return
+    if not isinstance(tournament_id, str) or len(tournament_id) != CANONICAL_UUID_LENGTH:
+        raise OutOfBounds(f"version {version}: the tournament_id is not a tournament's id")
+    try:
+        canonical = str(UUID(tournament_id))
+    except ValueError:
+        canonical = None
+    if canonical != tournament_id:
+        raise OutOfBounds(f"version {version}: the tournament_id is not a tournament's id")
 
 
 def _check_join(version: int, public: dict) -> None:

@@ -492,7 +492,7 @@ def _disputed_and_amended(played: Played) -> list[dict]:
 def _edited(lines: list[dict], kind: str, **public) -> list[dict]:
     """A copy of the export with the first record of a kind given these public values."""
     changed = json.loads(json.dumps(lines))
-    next(r for r in changed[1:-1] if r["kind"] == kind)["public"].update(public)
+    next(r for r in changed[1:] if r["kind"] == kind)["public"].update(public)
     return changed
 
 
@@ -508,9 +508,12 @@ def _edited(lines: list[dict], kind: str, **public) -> list[dict]:
         ("DisputeRuled", {"note": "n" * 2001}, "note"),
         ("OutcomeAmended", {"outcome": {"winners": ["p9"]}}, "winners"),
         ("OutcomeAmended", {"outcome": {"winners": ["p1"], "reason": "r" * 201}}, "reason"),
+        ("OutcomeAmended", {"previous_outcome": {"winners": ["p2"], "reason": "forged"}}, "previous_outcome"),
+        ("MatchCreated", {"tournament_id": "t" * 5000}, "tournament_id"),
+        ("MatchCreated", {"tournament_id": "6F9619FF-8B86-D011-B42D-00C04FC964FF"}, "tournament_id"),
     ],
     ids=["empty-reason", "long-reason", "no-filer", "numbering", "decision", "unfiled", "long-note", "winner",
-         "long-outcome-reason"],
+         "long-outcome-reason", "previous-outcome", "long-tournament-id", "non-canonical-tournament-id"],
 )
 def test_a_dispute_the_service_would_refuse_fails_the_bounds_check_even_when_resigned(dragons, kind, public,
                                                                                       finding):
