@@ -132,6 +132,16 @@ def board_text(page) -> str:
     return page.locator("#board").inner_text()
 
 
+def resize(page, width: int, height: int = 900) -> None:
+    """Set the viewport and wait, by polling what the page reports, until its layout is that wide."""
+    page.set_viewport_size({"width": width, "height": height})
+    for _ in range(200):  # a generous bound: Chromium applies a new size within a frame or two
+        if page.evaluate("window.innerWidth") == width:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the page never took the width {width}")
+
+
 def scroll_width(page) -> int:
     """How wide the page's content is (more than the viewport means sideways scrolling)."""
     return page.evaluate("document.documentElement.scrollWidth")
@@ -157,8 +167,7 @@ def test_every_game_has_its_own_board_mid_game_that_fits_a_phone(page, live_serv
     screenshot(page, f"boards-{ruleset}-1400")
 
     for width in (390, PHONE):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(100)
+        resize(page, width)
         assert scroll_width(page) <= width, f"the board page scrolls sideways at {width} px"
         if width == 390:
             screenshot(page, f"boards-{ruleset}-390")
@@ -183,8 +192,7 @@ def test_a_finished_match_shows_its_outcome_not_a_turn_or_a_pending_claim(page, 
         assert stale not in board, f"a finished {ruleset} board still says {stale!r}"
     assert page.locator("#board .to-move").count() == 0
     screenshot(page, f"boards-{ruleset}-finished")
-    page.set_viewport_size({"width": PHONE, "height": 900})
-    page.wait_for_timeout(100)
+    resize(page, PHONE)
     assert scroll_width(page) <= PHONE, "a finished board scrolls sideways on a phone"
     assert not page.recorder.errors, page.recorder.errors
 
@@ -408,8 +416,7 @@ def test_the_match_list_has_column_headers_lists_each_match_once_and_fits_a_phon
     listed_outcome = page.locator(f"tr[data-match='{finished_id}']").inner_text()
     assert all(f"{winner} win" in listed_outcome for winner in finished["outcome"]["winners"])
 
-    page.set_viewport_size({"width": PHONE, "height": 800})
-    page.wait_for_timeout(100)
+    resize(page, PHONE, 800)
     assert scroll_width(page) <= PHONE, "the match list scrolls sideways on a phone"
     screenshot(page, "boards-index-360")
     assert not page.recorder.errors, page.recorder.errors
