@@ -194,7 +194,7 @@ class MatchApp(Application):
                 events.create_table()
                 if snapshots is not None:
                     snapshots.create_table()
-                protect_events(events)
+                protect_events(events, postgres_schema=events.datastore.schema)
         elif ":memory:" not in str(self.env.get("SQLITE_DBNAME", "")):
             protect_events(self.recorder)
 
@@ -252,8 +252,7 @@ class MatchApp(Application):
             super().take_snapshot(aggregate_id, version, projector_func)
             return
         match = source.fresh_copy() if isinstance(source, KeptMatch) else source
-        snapshot_class: Any = getattr(type(match), "Snapshot", type(self).snapshot_class)
-        self.snapshots.put([snapshot_class.take(match)])
+        self.snapshots.put([match.Snapshot.take(match)])
 
     def construct_snapshot_store(self) -> EventStore:
         """Snapshots go through a recorder that seals them (see domain/integrity.py)."""

@@ -48,7 +48,7 @@ class Decision:
         self._evolve = evolve
         self._ended = ended
         self._purposes = 0
-        known = getattr(chance, "version", None) if chance is not None else None
+        known = None if chance is None else chance.version
         self._first_version: int | None = known if known is not None else _fallback_version(state)
 
     @property

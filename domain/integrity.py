@@ -28,6 +28,8 @@ from typing import Any, Protocol
 from eventsourcing.application import AggregateNotFoundError, Repository
 from eventsourcing.persistence import AggregateRecorder, StoredEvent
 
+from domain.match import match_record
+
 log = logging.getLogger("gambit.integrity")
 
 SEAL_PREFIX = b"gambit-seal/1:"
@@ -154,4 +156,6 @@ class CheckedRepository(Repository):
 
 
 def _same_head(snapshot: Any, event: Any) -> bool:
-    return snapshot.state.get("head") == getattr(event, "chain", None)
+    """Whether the snapshot's chain head is the stored record's (a tournament has neither: bound by the seal)."""
+    record = match_record(event)
+    return snapshot.state.get("head") == (None if record is None else record.chain)

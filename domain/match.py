@@ -84,6 +84,13 @@ class Match(Aggregate):
     """A match of one ruleset: seats, chance, the chain head and the ruleset's state."""
 
     TOPIC = "gambit:Match"
+    # Version 2 has `clock`: a snapshot of an older version is brought up to it as it is read.
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict) -> None:
+        """A snapshot stored before matches had clocks: the match is untimed."""
+        state.setdefault("clock", None)
 
     class Created(Aggregate.Created):
         """The first record: MatchCreated."""
@@ -426,17 +433,17 @@ class Match(Aggregate):
     # ----- clock -------------------------------------------------------------------------
     def deadline_of(self, seat: str) -> int | None:
         """The instant (µs since the epoch) after which this seat's time has run out, while its clock runs."""
-        return clock.deadlines(getattr(self, "clock", None)).get(seat)
+        return clock.deadlines(self.clock).get(seat)
 
     def ran_out(self, seat: str) -> int | None:
         """The deadline (µs) at which this seat's time ran out, while its commands are refused (domain/clock.py)."""
-        return clock.ran_out(getattr(self, "clock", None), seat, clock.micros(self.modified_on))
+        return clock.ran_out(self.clock, seat, clock.micros(self.modified_on))
 
     def overdue(self, at: datetime) -> list[tuple[int, str]]:
         """(deadline, seat) of every seat whose time has run out at `at`, earliest first (none unless active)."""
         if self.status != "active":
             return []
-        return clock.overdue(getattr(self, "clock", None), clock.micros(at), self.seat_order)
+        return clock.overdue(self.clock, clock.micros(at), self.seat_order)
 
     def expire_overdue(self, at: datetime, evidence: Callable[[int], dict] | None = None) -> int:
         """Record, at `at`, a ClockExpired and the ruleset's consequence for every seat out of time; returns how many.
@@ -488,7 +495,7 @@ class Match(Aggregate):
         self._record(Event(TIME_ADDED, {"by": clock.ORGANIZER, "seat": seat, "seconds": seconds, "note": note}))
 
     def _check_adjustable(self) -> None:
-        if getattr(self, "clock", None) is None:
+        if self.clock is None:
             raise clock.UntimedMatch("this match has no clock (its time_control is none)")
         if self.status == "finished":
             raise clock.ClockAdjustmentRefused("match_finished", "the match has finished; its clocks have stopped")
@@ -620,8 +627,7 @@ class Match(Aggregate):
         expiry due), so the later stamp changes no clock (docs/clocks.md).
         """
         instant = _now()
-        last: datetime | None = getattr(self, "_modified_on", None)  # the last record's time (the library's)
-        return instant if last is None or instant >= last else last
+        return max(instant, self.modified_on)  # the last record's time (the library's)
 
     # ----- folding ------------------------------------------------------------------------
     def _fold(self, record: Match.Recorded) -> None:
@@ -686,10 +692,9 @@ class Match(Aggregate):
             self.commands[key] = entry
             while len(self.commands) > REMEMBERED_COMMANDS:
                 self.commands.pop(next(iter(self.commands)))
-        kept_clock = getattr(self, "clock", None)  # None in a match untimed (or stored before clocks)
-        if kept_clock is not None:
+        if self.clock is not None:  # None in a match untimed
             clock.advance(
-                kept_clock,
+                self.clock,
                 record.kind,
                 record.public,
                 clock.micros(record.timestamp),
@@ -718,6 +723,11 @@ class KeptMatch:
         twin = object.__new__(self._cls)
         object.__setattr__(twin, "__dict__", copied)
         return twin
+
+
+def match_record(event: object) -> Match.Created | Match.Recorded | None:
+    """The event as a match's record; None when it is another aggregate's (a tournament's own records)."""
+    return event if isinstance(event, (Match.Created, Match.Recorded)) else None
 
 
 def project_match(aggregate: Match | None, events: Any) -> Match | None:

@@ -320,7 +320,7 @@ def config_from_dict(config_cls: type, raw: dict | None) -> Any:
                 raise ConfigError(name, "must be a list")
             value = tuple(value)
         elif not _scalar_ok(hint, value):
-            raise ConfigError(name, f"must be {getattr(hint, '__name__', hint)}")
+            raise ConfigError(name, f"must be {hint.__name__ if isinstance(hint, type) else hint}")
         values[name] = value
     config = config_cls(**values)
     config.validate()

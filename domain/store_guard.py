@@ -51,11 +51,12 @@ def _postgres_statements(schema: str, table: str) -> list[str]:
     ]
 
 
-def protect_events(recorder: Any) -> None:
-    """Install the append-only triggers on the recorder's events table (idempotent)."""
+def protect_events(recorder: Any, postgres_schema: str | None = None) -> None:
+    """Install the append-only triggers on the recorder's events table (idempotent): SQLite's, or
+    PostgreSQL's when the schema of its tables is given."""
     datastore = recorder.datastore
     table = recorder.events_table_name
-    schema = getattr(datastore, "schema", None)
+    schema = postgres_schema
     if schema is None:
         statements = _sqlite_statements(table)
     else:

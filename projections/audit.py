@@ -14,7 +14,7 @@ from typing import Any
 from domain.application import MatchApp
 from domain.match import DISPUTE_FILED, DISPUTE_RULED, OPENED, OPENS, SEALED_EVIDENCE, Match
 from domain.records import commitment, json_copy
-from domain.ruleset import Event, Viewer
+from domain.ruleset import Event, Ruleset, Viewer
 from projections.records import is_revealed
 
 BATCH = 1000
@@ -80,9 +80,9 @@ class HiddenStates:
 
 def readjudicated(match: Match, states: HiddenStates, rec: Any) -> bool:
     """Whether the rules, applied to the hidden state just before the ruling, give its recorded call."""
-    readjudicate = getattr(match.ruleset, "readjudicate", None)
+    ruleset: Ruleset = match.ruleset  # every ruleset re-adjudicates its rulings (domain/ruleset.py)
     call = rec.public.get("bluff_call")
-    if readjudicate is None or not isinstance(call, dict):
+    if not isinstance(call, dict):
         return False
     secret = None if rec.secret is None else {k: v for k, v in rec.secret.items() if k not in (OPENED, SEALED_EVIDENCE)}
     event = Event(
@@ -94,10 +94,16 @@ def readjudicated(match: Match, states: HiddenStates, rec: Any) -> bool:
         rec.originator_version,
     )
     try:
-        expected = json_copy(readjudicate(states.before(rec.originator_version), event))
+        expected = json_copy(ruleset.readjudicate(states.before(rec.originator_version), event))
     except Exception:  # noqa: BLE001 - any ruleset error: a ruling the rules cannot re-adjudicate is not verified
         return False
     return all(call.get(key) == value for key, value in expected.items())
+
+
+def _commitment_of(by_version: dict[int, Any], version: int) -> str | None:
+    """The commitment of the record at `version`; None when the match holds no such record."""
+    stored = by_version.get(version)
+    return None if stored is None else stored.commitment
 
 
 def _opened_item(stored: Any) -> dict:
@@ -145,7 +151,7 @@ def _ruling_entry(rec: Any, viewer: Viewer, match: Match, by_version: dict[int, 
     sealed = _versions(rec.public.get(SEALED_EVIDENCE))
     named = revealed + sealed
     entry["evidence_versions"] = named
-    entry["commitments"] = {str(v): getattr(by_version.get(v), "commitment", None) for v in named}
+    entry["commitments"] = {str(v): _commitment_of(by_version, v) for v in named}
     entry["ruling_commitment"] = rec.commitment
     sees_ruling = rec.secret is not None and viewer.may_see(rec.audience)
     entry["evidence"] = copy.deepcopy(rec.secret) if sees_ruling else None
@@ -166,7 +172,7 @@ def _ruling_entry(rec: Any, viewer: Viewer, match: Match, by_version: dict[int, 
     elif not sees_ruling and (sealed or len(public) < len(revealed)):
         entry["verified"] = None  # part of the evidence is still sealed from this viewer
     else:
-        commitments = {v: getattr(by_version.get(v), "commitment", None) for v in named}
+        commitments = {v: _commitment_of(by_version, v) for v in named}
         entry["verified"] = opened_is_verified(copies, commitments) and readjudicated(match, states, rec)
     return entry
 

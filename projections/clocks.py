@@ -17,7 +17,7 @@ from typing import Any
 
 from domain import clock
 from domain.application import MatchApp, notifies_followers
-from domain.match import MATCH_CREATED, Match
+from domain.match import MATCH_CREATED, Match, match_record
 from domain.match_options import options_of
 from projections.sqlstore import Cursor, SqlStore
 
@@ -39,7 +39,7 @@ _SCHEMA = [
 
 def match_clock(match: Match) -> dict | None:
     """The public clock of a match as of its version (its last record's instant); None when untimed."""
-    return clock.clock_view(getattr(match, "clock", None), clock.micros(match.modified_on))
+    return clock.clock_view(match.clock, clock.micros(match.modified_on))
 
 
 class ClockKeeper:
@@ -93,12 +93,12 @@ class ClockKeeper:
         """The timed matches these records create, and (finished, deadline) of every timed match they touch."""
         created: list[str] = []
         touched: list[str] = []
-        for event in events:
-            kind = getattr(event, "kind", None)
-            if kind is None:
+        for stored in events:
+            event = match_record(stored)
+            if event is None:
                 continue  # a tournament's own events
             match_id = str(event.originator_id)
-            if kind == MATCH_CREATED and options_of(event.public.get("config", {})).time_control.timed:
+            if event.kind == MATCH_CREATED and options_of(event.public.get("config", {})).time_control.timed:
                 created.append(match_id)
             if match_id not in touched:
                 touched.append(match_id)
@@ -116,7 +116,7 @@ class ClockKeeper:
         """Whether a match is finished, and its earliest running deadline (none while paused or not running)."""
         if match.status == "finished":
             return True, None
-        return False, clock.earliest_deadline(getattr(match, "clock", None)) if match.status == "active" else None
+        return False, clock.earliest_deadline(match.clock) if match.status == "active" else None
 
     @staticmethod
     def _write(cur: Cursor, created: list[str], notes: dict[str, tuple[bool, int | None]]) -> None:

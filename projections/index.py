@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from domain.application import MatchApp
-from domain.match import DISPUTE_FILED, DISPUTE_RULED, MATCH_CREATED, MATCH_FINISHED, SEAT_JOINED
+from domain.match import DISPUTE_FILED, DISPUTE_RULED, MATCH_CREATED, MATCH_FINISHED, SEAT_JOINED, match_record
 from projections.sqlstore import Cursor, SqlStore
 
 NAME = "cross_match_index"
@@ -98,10 +98,11 @@ class CrossMatchIndex:
             cur.execute("DELETE FROM gambit_tracking WHERE name = ?", (NAME,))
         return self.catch_up()
 
-    def _fold(self, cur: Cursor, seq: int, event: Any) -> None:
-        kind = getattr(event, "kind", None)
-        if kind is None:
+    def _fold(self, cur: Cursor, seq: int, stored: Any) -> None:
+        event = match_record(stored)
+        if event is None:
             return  # a tournament's own events (creation, access trail) are not match records
+        kind = event.kind
         match_id = str(event.originator_id)
         version = event.originator_version
         if kind == MATCH_CREATED:

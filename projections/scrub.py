@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from domain.application import MatchApp, parse_match_id
-from domain.match import MATCH_CREATED, project_match
+from domain.match import MATCH_CREATED, match_record, project_match
 from projections.integrity import IntegrityAlerts
 from projections.sqlstore import SqlStore
 
@@ -99,7 +99,8 @@ class Scrub:
                 if notification.originator_version != 1:
                     continue
                 event = self.app.mapper.to_domain_event(notification)
-                if getattr(event, "kind", None) == MATCH_CREATED:  # not a tournament's first record
+                record = match_record(event)
+                if record is not None and record.kind == MATCH_CREATED:  # not a tournament's first record
                     yield str(event.originator_id), position
             if len(notifications) < PAGE:
                 return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -79,7 +80,7 @@ class GambitFlask(Flask):
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         """The function itself when it is not a coroutine function; Flask's wrapper otherwise."""
-        key = getattr(func, "__func__", func)  # a bound method is as async as its function
+        key = func.__func__ if inspect.ismethod(func) else func  # a bound method is as async as its function
         try:
             if key in self._plain_functions:
                 return func

@@ -67,8 +67,6 @@ def install(app: Flask) -> None:
 class _StampingFactory:
     """A log-record factory that stamps `request_id` on each record the wrapped factory makes."""
 
-    stamps_request_id = True
-
     def __init__(self, factory: Callable[..., logging.LogRecord]) -> None:
         self._factory = factory
 
@@ -83,9 +81,14 @@ class _StampingFactory:
 def _stamp_records_with_request_id() -> None:
     """Make every log record created during a request carry `request_id` (whichever logger wrote it)."""
     factory = logging.getLogRecordFactory()
-    if getattr(factory, "stamps_request_id", False):
+    if isinstance(factory, _StampingFactory):
         return
     logging.setLogRecordFactory(_StampingFactory(factory))
+
+
+def _request_id_of(record: logging.LogRecord) -> str | None:
+    """The request id stamped on a record, if any (logging keeps such extra fields in the record's own dict)."""
+    return vars(record).get("request_id")
 
 
 def _timestamp(record: logging.LogRecord) -> str:
@@ -105,7 +108,7 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
             "pid": record.process,
         }
-        rid = getattr(record, "request_id", None) or request_id()
+        rid = _request_id_of(record) or request_id()
         if rid:
             line["request_id"] = rid
         for key, value in vars(record).items():
@@ -126,7 +129,7 @@ class TextFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """The record as text, with `-` where there is no request."""
-        if getattr(record, "request_id", None) is None:
+        if _request_id_of(record) is None:
             record.request_id = request_id() or "-"
         return super().format(record)
 

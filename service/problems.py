@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from flask import Flask, Response, g, json, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from domain import errors
 from domain.ruleset import RuleViolation
@@ -119,7 +119,7 @@ def install(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response:
         status = exc.code or 500
-        allowed = getattr(exc, "valid_methods", None)  # only a 405 (MethodNotAllowed) has them
+        allowed = exc.valid_methods if isinstance(exc, MethodNotAllowed) else None
         headers = {"Allow": ", ".join(allowed)} if allowed else None
         return problem_response(
             Problem(status, _HTTP_CODES.get(status, "http_error"), exc.description or exc.name, exc.name), headers

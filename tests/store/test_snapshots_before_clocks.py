@@ -1,0 +1,45 @@
+"""A snapshot stored before matches had clocks still loads: the match it holds is untimed.
+
+Such a snapshot's state has no `clock`. The match declares its snapshots' version (2: with a
+clock) and brings an older one up to it as it is read, so the match's code reads `clock` by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from domain.application import MatchApp, storage_env
+from domain.match import Match
+
+SEAL_KEY = b"snapshots-before-clocks".ljust(32, b".")
+
+
+def test_a_snapshot_without_a_clock_loads_as_an_untimed_match_and_plays_on(database_url):
+    env = storage_env(database_url)
+    writer = MatchApp(env=env, seal_key=SEAL_KEY)
+    try:
+        match = writer.create_match("gambitz", {"players": 2})
+        for seat in match.seat_order:
+            writer.join(match.match_id, f"n-{seat}", seat)
+        latest = writer.match(match.match_id)
+        taken = Match.Snapshot.take(latest)
+        state = dict(taken.state)
+        assert state.pop("class_version") == 2, "a new snapshot says it has a clock"
+        del state["clock"]  # as the service stored snapshots before clocks
+        assert writer.snapshots is not None
+        writer.snapshots.put([dataclasses.replace(taken, state=state)])
+    finally:
+        writer.close()
+
+    reader = MatchApp(env=env, seal_key=SEAL_KEY)  # a fresh process: nothing kept in memory, the snapshot is read
+    try:
+        loaded = reader.match(match.match_id)
+        assert loaded.version == latest.version
+        assert loaded.clock is None
+        assert loaded.deadline_of(loaded.to_act()[0]) is None
+        seat = loaded.to_act()[0]
+        command = loaded.ruleset.legal_commands(loaded.state, seat)[0]
+        reader.act(match.match_id, seat, command)
+        assert reader.match(match.match_id).version > latest.version
+    finally:
+        reader.close()
