@@ -148,19 +148,22 @@ def test_every_version_of_a_match_renders_with_its_own_board_and_no_script_error
 
 def test_play_advances_at_the_chosen_speed_and_pause_stops_it(page, live_server):
     match_id, _ = finished_match(live_server, "gambitz", seed=4)
+    # The page's clock is Playwright's and moves only when the test runs it: no playback tick
+    # depends on how fast this machine is.
+    page.clock.install(time=0)
+    page.clock.pause_at(1_000)
     open_watch(page, live_server, match_id)
     page.keyboard.press("Home")
     wait_version(page, 1)
     page.select_option("#tl-speed", "16")
     page.click("#tl-play")
-    for _ in range(100):
-        if int(page.get_attribute("#watch", "data-version")) >= 15:
-            break
-        page.wait_for_timeout(100)
-    assert int(page.get_attribute("#watch", "data-version")) >= 15, "playback advanced"
+    page.clock.run_for(1_000)  # sixteen versions a second
+    wait_version(page, 17)
     page.keyboard.press(" ")
     paused_at = int(page.get_attribute("#watch", "data-version"))
-    page.wait_for_timeout(500)
+    page.clock.run_for(5_000)
+    # The slider moves at once on a tick (the page then fetches that version's view).
+    assert page.input_value("#tl-slider") == str(paused_at)
     assert int(page.get_attribute("#watch", "data-version")) == paused_at
     assert shown_view(page) == api_view(live_server, match_id, paused_at)
     assert page.locator("#tl-play").text_content().endswith("play")
