@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from domain import rulesets
 from service import events as events_resource
 from tests.browser.conftest import active_match, finished_match, play_one, relay_api, screenshot
 from tests.support.api import auth
@@ -99,7 +100,7 @@ def test_the_pages_forbid_foreign_scripts_and_referrers(live_server):
 # ----- scrubbing finished matches --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("ruleset", ["gambit-board", "gambitz", "dragons-gambit", "gambit-tcg"])
+@pytest.mark.parametrize("ruleset", rulesets.available())
 def test_scrubbing_a_finished_match_shows_the_api_view_of_every_version_visited(page, live_server, ruleset):
     match_id, _ = finished_match(live_server, ruleset)
     last = latest_version(live_server, match_id)
@@ -132,7 +133,7 @@ def test_scrubbing_a_finished_match_shows_the_api_view_of_every_version_visited(
     assert not page.recorder.errors, page.recorder.errors
 
 
-@pytest.mark.parametrize("ruleset", ["gambit-board", "gambitz", "dragons-gambit", "gambit-tcg"])
+@pytest.mark.parametrize("ruleset", rulesets.available())
 def test_every_version_of_a_match_renders_with_its_own_board_and_no_script_error(page, live_server, ruleset):
     match_id, _ = finished_match(live_server, ruleset, seed=11)
     last = latest_version(live_server, match_id)
@@ -406,7 +407,7 @@ def _secrets_of(server, match_id: str, ruleset: str) -> dict[str, re.Pattern]:
     return forbidden
 
 
-@pytest.mark.parametrize("ruleset", ["gambit-board", "gambitz", "dragons-gambit"])
+@pytest.mark.parametrize("ruleset", rulesets.available())
 def test_a_spectator_page_never_holds_a_secret_the_api_would_not_give_it(page, live_server, ruleset, monkeypatch):
     # Short streams, so each SSE response ends (and is relayed to the page whole) within the test.
     monkeypatch.setattr(events_resource, "STREAM_SECONDS", 0.75)

@@ -1,7 +1,8 @@
 """A newly registered game is checked by every suite that plays all the games: none lists them by hand.
 
 The playouts behind the leak hunt and both fuzzers, the replay of `derived_public`, the hidden
-information checks and the browser's boards take their games from the ruleset registry. Here a
+information checks and the browser's boards, viewer and play pages take their games from the
+ruleset registry. Here a
 toy ruleset id is registered (in this test only) and a fresh copy of each of those test modules is
 loaded: each must play the toy too, with its default config, in every test that plays every game.
 Per-game data (a config, a mid-game position) stays keyed by ruleset id, naming only registered
@@ -30,7 +31,10 @@ EVERY_GAME = {
     "tests/hardening/test_api_fuzzing.py": (),
     "tests/rules/test_derived_public.py": ("CASES", "BOUND", "SOMETIMES", "FREE", "MUST_SEE"),
     "tests/http/test_hidden_information.py": ("CONFIGS",),
+    "tests/browser/conftest.py": ("CONFIGS",),
     "tests/browser/test_boards.py": ("CONFIGS", "MID_GAME"),
+    "tests/browser/test_watch.py": (),
+    "tests/browser/test_play.py": ("GAMES",),
 }
 
 
@@ -78,7 +82,7 @@ def test_the_playouts_behind_the_leak_hunt_and_both_fuzzers_play_a_new_game_with
     assert play.join_options(TOY, ["p1", "p2"], None) is None
 
 
-@pytest.mark.parametrize("path", [p for p in EVERY_GAME if p != "tests/hardening/play.py"])
+@pytest.mark.parametrize("path", [p for p in EVERY_GAME if not p.endswith(("/play.py", "/conftest.py"))])
 def test_every_test_that_plays_every_game_plays_a_newly_registered_one(toy_registered, monkeypatch, path):
     module = _fresh(path, monkeypatch)
     every_game = _games_of_every_game_tests(module, toy_registered)
