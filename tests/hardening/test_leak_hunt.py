@@ -33,7 +33,7 @@ import pytest
 
 from tests.hardening.play import RULESETS, advance, finish, new_match
 from tests.support.api import auth
-from tests.support.leaks import revealed_versions
+from tests.support.leaks import read_stream, revealed_versions
 
 # Moments at which every endpoint is read by every viewer while the match runs.
 SNAPSHOTS = 4
@@ -298,20 +298,7 @@ class Hunt:
 
     def sse(self, headers: dict):
         """The SSE stream read up to the current version (or to its end when the match has finished)."""
-        version = self.version
-        response = self.client.get(f"/matches/{self.match_id}/events", headers={**headers, "Accept": "text/event-stream"},
-                                   buffered=False)
-        if response.status_code != 200:
-            return response
-        chunks = []
-        for chunk in response.response:
-            chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
-            text = "".join(chunks)
-            if f"id: {version}\n" in text or "event: end" in text:
-                break
-        response.close()
-        response.set_data("".join(chunks).encode())
-        return response
+        return read_stream(self.client, self.match_id, headers, self.version)
 
     def read_everything(self, who: str, seat: str | None, token: str | None, rng: random.Random,
                         expect_401: bool = False) -> None:

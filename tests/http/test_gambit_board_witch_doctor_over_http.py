@@ -16,7 +16,7 @@ import json
 from domain.rulesets.gambit_board.flow import seat_of
 from service.verify_cli import EXIT_VERIFIED
 from tests.support.api import auth, create_match, join_all
-from tests.support.leaks import endpoint_bodies, hidden_from
+from tests.support.leaks import endpoint_bodies, hidden_from, read_stream
 from tests.support.verify_process import verify_in_a_fresh_process
 
 PP = {"player_powers": True}
@@ -74,17 +74,9 @@ def _swapped(client, north: dict) -> tuple[str, dict, list[dict]]:
 def _stream(client, mid: str, headers: dict) -> str:
     """The live event stream read up to the match's current version."""
     version = client.get(f"/matches/{mid}").get_json()["version"]
-    response = client.get(f"/matches/{mid}/events?after=0", headers={**headers, "Accept": "text/event-stream"},
-                          buffered=False)
+    response = read_stream(client, mid, headers, version)
     assert response.status_code == 200
-    chunks = []
-    for chunk in response.response:
-        chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
-        text = "".join(chunks)
-        if f"id: {version}\n" in text or "event: end" in text:
-            break
-    response.close()
-    return "".join(chunks)
+    return response.get_data(as_text=True)
 
 
 def _readable(client, mid: str, token: str | None) -> dict[str, str]:

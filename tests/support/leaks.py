@@ -31,6 +31,23 @@ def endpoint_bodies(client, match_id: str, token: str | None, version: int) -> d
     return out
 
 
+def read_stream(client, match_id: str, headers: dict, version: int):
+    """The live event stream, read up to `version` (or to its end); the response with that text as its body."""
+    response = client.get(f"/matches/{match_id}/events", headers={**headers, "Accept": "text/event-stream"},
+                          buffered=False)
+    if response.status_code != 200:
+        return response
+    chunks = []
+    for chunk in response.response:
+        chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        text = "".join(chunks)
+        if f"id: {version}\n" in text or "event: end" in text:
+            break
+    response.close()
+    response.set_data("".join(chunks).encode())
+    return response
+
+
 def revealed_versions(records) -> set[int]:
     """Versions some record has revealed to everyone (its public `opens`, docs/verification.md)."""
     return {v for record in records for v in record.public.get("opens", [])}
