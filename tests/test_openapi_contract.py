@@ -431,9 +431,18 @@ def test_every_ruleset_command_schema_in_the_spec_is_derived_from_its_command_cl
             documented = {k: v for k, v in schemas[name].items() if k != "description"}
             assert documented == command_json_schema(cls), f"{name} drifted from {cls.__name__}"
             refs.append(f"#/components/schemas/{name}")
-        union = [entry["$ref"] for entry in schemas[f"commands.{ruleset_id}"]["oneOf"]]
-        assert sorted(union) == sorted(refs)
-        assert {"$ref": f"#/components/schemas/commands.{ruleset_id}"} in schemas["Command"]["anyOf"]
+        union = schemas[ruleset_command_union(ruleset_id)]
+        assert sorted(entry["$ref"] for entry in union["oneOf"]) == sorted(refs)
+        assert union["discriminator"] == {"propertyName": "type", "mapping": {
+            cls.type: f"#/components/schemas/cmd.{ruleset_id}.{cls.type}" for cls in module.COMMANDS}}
+        assert {"$ref": f"#/components/schemas/{ruleset_command_union(ruleset_id)}"} in schemas["Command"]["anyOf"]
+    listed = {entry["$ref"].rsplit("/", 1)[1] for entry in schemas["Command"]["anyOf"]}
+    assert listed == {ruleset_command_union(ruleset_id) for ruleset_id in rulesets_module.available()}
+
+
+def ruleset_command_union(ruleset_id: str) -> str:
+    """The name of a ruleset's command union in the spec: `gambit-tcg` → `GambitTcgCommand`."""
+    return "".join(word.capitalize() for word in ruleset_id.split("-")) + "Command"
 
 
 def test_every_kind_of_choice_domain_validates_against_the_choice_schema():
