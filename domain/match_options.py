@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.config_fields import INTEGER, OBJECT, Domain, declared, declared_fields, is_int, setting
 from domain.ruleset import ConfigError
 
 SPECTATOR_DELAY = "spectator_delay"
@@ -27,6 +28,25 @@ TIME_CONTROL_KINDS = (NO_CLOCK, FISCHER, PER_DECISION)
 # typo (milliseconds for seconds) is refused.
 MAX_SECONDS = 7 * 24 * 3600
 MAX_SPECTATOR_DELAY = 10_000
+
+SPECTATOR_DELAY_DOC = (
+    "while the match runs, spectators see it as of its *delayed version*: the last record of the newest write "
+    "at or before version `max(1, latest − spectator_delay)` (the record carrying that write's receipt: "
+    "spectators move on a whole write at a time, and their export ends on a receipt, so it verifies). That "
+    "holds on every resource a spectator reads — summary and match list (`version`, ETag, status, `to_act`), "
+    "view (`?at=` past the delayed version → 400 `invalid_parameter`), events and the live stream (records "
+    "past it are released as later writes arrive), replay, bluff audit, export and the `/bluff-calls` index "
+    "(a ruling appears once the delayed version reaches it). Held-back responses carry "
+    '`Gambit-Spectator-Delay: N`; views and summaries also `"delay": {"records": N, "as_of": V}`. Seats and '
+    "the organizer are never held back, and nobody is once the match has finished"
+)
+TIME_CONTROL_DOC = (
+    '`{"kind": "none"}` (untimed); `{"kind": "fischer", "initial_s", "increment_s"}` — a clock per seat '
+    "starting at `initial_s` (> 0) that gains `increment_s` (≥ 0, default 0) after each of the seat's "
+    'commands; `{"kind": "per_decision", "per_decision_s"}` — every decision must come within '
+    "`per_decision_s` (> 0). Seconds are whole numbers, at most 604800 (a week). `kind` may be left out "
+    "when the other keys say which it is"
+)
 
 
 @dataclass(frozen=True)
@@ -52,12 +72,67 @@ class TimeControl:
         return {"kind": NO_CLOCK}
 
 
+def time_control_problem(options: object, value: Any) -> str | None:
+    """What is wrong with a requested time control, or None (the refusal's detail, without the field)."""
+    try:
+        _time_control(value)
+    except ConfigError as exc:
+        return exc.detail
+    return None
+
+
+_SECONDS = {"type": "integer", "minimum": 1, "maximum": MAX_SECONDS}
+TIME_CONTROL_SCHEMA = {
+    "type": "object",
+    "description": "no clock, a Fischer clock per seat, or a limit per decision; whole seconds",
+    "oneOf": [
+        {"properties": {"kind": {"const": NO_CLOCK}}, "required": ["kind"], "additionalProperties": False},
+        {
+            "properties": {
+                "kind": {"const": FISCHER},
+                "initial_s": _SECONDS,
+                "increment_s": {**_SECONDS, "minimum": 0, "default": 0},
+            },
+            "required": ["initial_s"],
+            "additionalProperties": False,
+        },
+        {
+            "properties": {"kind": {"const": PER_DECISION}, "per_decision_s": _SECONDS},
+            "required": ["per_decision_s"],
+            "additionalProperties": False,
+        },
+    ],
+}
+
+
 @dataclass(frozen=True)
 class MatchOptions:
-    """The ruleset-independent options of one match."""
+    """The ruleset-independent options of one match; each field's domain is the JSON value it is given as."""
 
-    spectator_delay: int = 0
-    time_control: TimeControl = field(default_factory=TimeControl)
+    spectator_delay: int = setting(
+        0,
+        Domain(
+            INTEGER,
+            0,
+            MAX_SPECTATOR_DELAY,
+            unit="records",
+            doc=SPECTATOR_DELAY_DOC,
+        ),
+    )
+    time_control: TimeControl = field(
+        default_factory=TimeControl,
+        metadata=declared(
+            Domain(
+                OBJECT,
+                schema=TIME_CONTROL_SCHEMA,
+                check=time_control_problem,
+                type_doc="object",
+                default_doc='`{"kind": "none"}`',
+                to_json=TimeControl.to_dict,
+                doc=TIME_CONTROL_DOC,
+            )
+        ),
+    )
 
     def to_dict(self) -> dict:
         """The JSON form stored in (and echoed with) the match config: only the options a match was given.
@@ -96,9 +171,10 @@ def options_of(config: dict) -> MatchOptions:
 
 
 def _spectator_delay(value: Any) -> int:
-    if not _is_int(value) or not 0 <= value <= MAX_SPECTATOR_DELAY:
-        raise ConfigError(SPECTATOR_DELAY, f"must be a whole number of records from 0 to {MAX_SPECTATOR_DELAY}")
-    return value
+    problem = _DOMAINS[SPECTATOR_DELAY].problem(None, value)
+    if problem is not None:
+        raise ConfigError(SPECTATOR_DELAY, problem)
+    return int(value)
 
 
 def _time_control(value: Any) -> TimeControl:
@@ -140,12 +216,11 @@ def _kind_from_keys(value: dict) -> str:
 
 def _seconds(value: Any, name: str, positive: bool) -> int:
     # Whole seconds: the API takes no fractions anywhere (docs/config.md, "Strict JSON").
-    low_ok = _is_int(value) and (value > 0 if positive else value >= 0)
+    low_ok = is_int(value) and (value > 0 if positive else value >= 0)
     if not low_ok or value > MAX_SECONDS:
         bound = "more than 0" if positive else "at least 0"
         raise ConfigError(TIME_CONTROL, f"{name} must be whole seconds, {bound} and at most {MAX_SECONDS}")
     return value
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+_DOMAINS = {declared.name: declared.domain for declared in declared_fields(MatchOptions)}

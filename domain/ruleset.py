@@ -3,7 +3,10 @@
 A ruleset is a module (or small package) exposing:
 
     RULESET_ID: str
-    Config: a frozen dataclass of the match config, with defaults; `validate()` raises ConfigError
+    Config: a frozen dataclass of the match config deriving from domain.config_fields.DeclaredConfig:
+            every field declares its default and its domain (type, range or choices) as data, and
+            `validate()` (generated from them) raises ConfigError; docs/config.md and the config
+            fields `GET /rulesets/{id}` serves come from the same declarations
     COMMANDS: tuple of Command subclasses, one per command `type`
     seat_names(config) -> list[str]                 the seats, in order
     join_options(config, seat, raw) -> dict         a seat's choices on joining (a deck list), validated;

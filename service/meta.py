@@ -6,7 +6,9 @@ from flask import Blueprint, Response, jsonify
 from flask.views import MethodView
 
 from domain import rulesets
+from domain.config_fields import describe_fields
 from domain.errors import MatchNotFound
+from domain.match_options import MatchOptions
 from domain.ruleset import config_to_dict
 from projections.scrub import whole_chain_problem
 from service.bodies import command_fields, command_json_schema
@@ -105,7 +107,11 @@ class RulesetItem(MethodView):
     """/rulesets/{ruleset_id}"""
 
     def get(self, ruleset_id: str) -> Response:
-        """One ruleset: its default config, every command type with its fields, and its public catalogue."""
+        """One ruleset: its default config and config fields, every command type with its fields, and its catalogue.
+
+        `config_fields` and `match_options` come from the config declarations: each key's type,
+        default, range or choices and JSON Schema, so a client can build its forms from them.
+        """
         if ruleset_id not in rulesets.available():
             raise Problem(
                 404,
@@ -131,6 +137,8 @@ class RulesetItem(MethodView):
                 "default_config": config_to_dict(module.Config()),
                 "commands": commands,
                 "catalogue": module.catalogue(),
+                "config_fields": describe_fields(module.Config),
+                "match_options": describe_fields(MatchOptions),
             }
         )
 

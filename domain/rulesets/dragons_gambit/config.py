@@ -4,43 +4,47 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.ruleset import ConfigError, no_join_options
+from domain.config_fields import BOOLEAN, INTEGER, STRING, DeclaredConfig, Domain, setting
+from domain.ruleset import no_join_options
 
 RULESET_ID = "dragons-gambit"
 
 MIN_SEATS, MAX_SEATS = 2, 6
 
 
-@dataclass(frozen=True)
-class Config:
-    """The match config: seats, who opens, the initial peek, the caller's penalty, the target."""
-
-    players: int = 2
-    first_seat: str = "p1"
-    initial_peek: str = "near"
-    caller_penalty: int = 10
-    target_score: int = 100
-    memory_aid: bool = True
-
-    def validate(self) -> None:
-        """Raise ConfigError for a config the game cannot be played with."""
-        if not MIN_SEATS <= self.players <= MAX_SEATS:
-            raise ConfigError("players", f"must be an integer from {MIN_SEATS} to {MAX_SEATS}")
-        if self.first_seat not in seat_names(self):
-            raise ConfigError("first_seat", f"must be one of {', '.join(seat_names(self))}")
-        if self.initial_peek not in ("near", "choose"):
-            raise ConfigError("initial_peek", "must be 'near' or 'choose'")
-        # Generous where the seed is silent: a penalty up to 100 times the default, and a
-        # target up to 10**6, which no match reaches (bench/longmatch.py plays such endless matches).
-        if not 0 <= self.caller_penalty <= 1000:
-            raise ConfigError("caller_penalty", "must be an integer from 0 to 1000")
-        if not 1 <= self.target_score <= 1_000_000:
-            raise ConfigError("target_score", "must be an integer from 1 to 1000000")
-
-
 def seat_names(config: Config) -> list[str]:
     """The seats p1..pN in turn order."""
     return [f"p{i}" for i in range(1, config.players + 1)]
+
+
+@dataclass(frozen=True)
+class Config(DeclaredConfig):
+    """The match config: seats, who opens, the initial peek, the caller's penalty, the target."""
+
+    players: int = setting(2, Domain(INTEGER, MIN_SEATS, MAX_SEATS, doc="the number of seats"))
+    first_seat: str = setting(
+        "p1",
+        Domain(
+            STRING,
+            choices=tuple(f"p{i}" for i in range(1, MAX_SEATS + 1)),
+            within=seat_names,
+            within_doc="one of `p1`…`pN` (N = `players`)",
+            doc="the seat that takes the first turn",
+        ),
+    )
+    initial_peek: str = setting(
+        "near",
+        Domain(STRING, choices=("near", "choose"), doc="`choose` lets each seat name the 2 slots it looks at"),
+    )
+    # Generous where the seed is silent: a penalty up to 100 times the default, and a target up
+    # to 10**6, which no match reaches (bench/longmatch.py plays such endless matches).
+    caller_penalty: int = setting(
+        10, Domain(INTEGER, 0, 1000, doc="added to the caller's score when the caller's total is not the lowest")
+    )
+    target_score: int = setting(
+        100, Domain(INTEGER, 1, 1_000_000, doc="the match ends once a seat's match score reaches it")
+    )
+    memory_aid: bool = setting(True, Domain(BOOLEAN, doc="a seat's view keeps showing the values it has seen"))
 
 
 def join_options(config: Config, seat: str, raw: dict) -> dict:

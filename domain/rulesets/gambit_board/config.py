@@ -4,37 +4,43 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.ruleset import ConfigError, no_join_options
+from domain.config_fields import BOOLEAN, INTEGER, STRING, DeclaredConfig, Domain, setting
+from domain.ruleset import no_join_options
 
 from .flow import SEATS
 
-_CHOICES = {
-    "power_mode": ("select", "roll"),
-    "loss_choice": ("loser", "winner"),
-    "first_seat": ("south", "north", "random"),
-    "board": ("standard", "bridges"),
-}
-
 
 @dataclass(frozen=True)
-class Config:
+class Config(DeclaredConfig):
     """A gambit-board match config (`player_powers` turns that variant on); 4 players and longboard are refused."""
 
-    power_mode: str = "select"
-    loss_choice: str = "loser"
-    first_seat: str = "south"
-    board: str = "standard"
-    player_powers: bool = False
-    players: int = 2
-
-    def validate(self) -> None:
-        """Raise ConfigError for a value this ruleset cannot play."""
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ConfigError(name, f"must be one of {list(allowed)}, not {value!r}")
-        if self.players != 2:
-            raise ConfigError("players", "must be 2 (range 2 to 2): only two players are supported")
+    power_mode: str = setting(
+        "select", Domain(STRING, choices=("select", "roll"), doc="how each seat's hidden powers are assigned")
+    )
+    loss_choice: str = setting(
+        "loser", Domain(STRING, choices=("loser", "winner"), doc="which seat picks the piece a seat loses")
+    )
+    first_seat: str = setting(
+        "south",
+        Domain(
+            STRING,
+            choices=("south", "north", "random"),
+            doc="the seat that moves first (`random` is drawn from the match's committed seed)",
+        ),
+    )
+    board: str = setting(
+        "standard",
+        Domain(STRING, choices=("standard", "bridges"), doc="`bridges` makes eight middle squares impassable"),
+    )
+    player_powers: bool = setting(
+        False,
+        Domain(
+            BOOLEAN,
+            doc="`true` plays the Player Powers variant (Sensei, Magician, Juggernaut, Witch Doctor, "
+            "earned on reaching the far row)",
+        ),
+    )
+    players: int = setting(2, Domain(INTEGER, 2, 2, why="only two players are supported (four are not)"))
 
 
 def seat_names(config: Config) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.config_fields import INTEGER, DeclaredConfig, Domain, setting
 from domain.ruleset import ConfigError
 
 from .cards import CARDS, DECKS, SEATS, deck_problem
@@ -12,7 +13,7 @@ DEFAULT_DECKS = {"p1": "dawn", "p2": "dusk"}
 
 
 @dataclass(frozen=True)
-class Config:
+class Config(DeclaredConfig):
     """A gambit-tcg match config.
 
     `players`: the number of seats (every card game takes `config.players`); the format is 1v1,
@@ -21,15 +22,24 @@ class Config:
     turns in all, the seat with more life wins; equal life is a draw.
     """
 
-    players: int = 2
-    turn_limit: int = 100
-
-    def validate(self) -> None:
-        """Raise ConfigError for a value this ruleset cannot play."""
-        if self.players != len(SEATS):
-            raise ConfigError("players", f"must be {len(SEATS)}: gambit-tcg is played 1v1 by seats p1 and p2")
-        if not 2 <= self.turn_limit <= 1000:
-            raise ConfigError("turn_limit", "must be an integer from 2 to 1000")
+    players: int = setting(
+        len(SEATS),
+        Domain(
+            INTEGER,
+            len(SEATS),
+            len(SEATS),
+            why="gambit-tcg is played 1v1 by seats p1 and p2",
+        ),
+    )
+    turn_limit: int = setting(
+        100,
+        Domain(
+            INTEGER,
+            2,
+            1000,
+            doc="after that many turns in all, the seat with more life wins; equal life is a draw",
+        ),
+    )
 
 
 def seat_names(config: Config) -> list[str]:

@@ -5,9 +5,15 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from domain.ruleset import ConfigError, no_join_options
+from domain.config_fields import INTEGER, OBJECT, STRING, DeclaredConfig, Domain, declared, is_int, setting
+from domain.ruleset import no_join_options
 
 from .cards import DEFAULT_SCORING
+
+MIN_SEATS, MAX_SEATS = 2, 8
+# Ten times the largest printed value either way: room for house tables, and a score (at most
+# 60 cards of it) stays a small number.
+MIN_POINTS, MAX_POINTS = -100, 100
 
 
 def complete_scoring(raw: object) -> object:
@@ -22,8 +28,47 @@ def complete_scoring(raw: object) -> object:
     return out
 
 
+def seat_names(config: Config) -> list[str]:
+    """The seats p1..pN."""
+    return [f"p{n}" for n in range(1, config.players + 1)]
+
+
+def scoring_problem(config: object, scoring: object) -> str | None:
+    """What is wrong with a scoring table: an unknown group or key, or points outside the range."""
+    if not isinstance(scoring, dict):
+        return "must be an object of rank groups"
+    for group, row in scoring.items():
+        if group not in DEFAULT_SCORING:
+            return f"unknown rank group {group!r} (known: {', '.join(DEFAULT_SCORING)})"
+        if not isinstance(row, dict):
+            return f"{group} must be an object"
+        for key, value in row.items():
+            if key not in DEFAULT_SCORING[group]:
+                return f"unknown key {key!r} for {group} (known: {', '.join(DEFAULT_SCORING[group])})"
+            if not is_int(value):
+                return f"{group}.{key} must be an integer"
+            if not MIN_POINTS <= value <= MAX_POINTS:
+                return f"{group}.{key} must be an integer from {MIN_POINTS} to {MAX_POINTS}"
+    return None
+
+
+SCORING_SCHEMA = {
+    "type": "object",
+    "description": "rank group -> points for the Nth card on its stack and per card left in hand",
+    "properties": {
+        group: {
+            "type": "object",
+            "properties": {key: {"type": "integer", "minimum": MIN_POINTS, "maximum": MAX_POINTS} for key in row},
+            "additionalProperties": False,
+        }
+        for group, row in DEFAULT_SCORING.items()
+    },
+    "additionalProperties": False,
+}
+
+
 @dataclass(frozen=True)
-class Config:
+class Config(DeclaredConfig):
     """Match config: seat count, opening seat and the scoring table.
 
     `scoring` maps a rank group (number, king, queen, bishop, knight, castle) to points for the
@@ -31,42 +76,34 @@ class Config:
     card of that group left in hand at the end. Groups or keys left out keep their defaults.
     """
 
-    players: int = 2
-    first_seat: str = "p1"
-    scoring: dict[str, dict[str, int]] = field(default_factory=lambda: copy.deepcopy(DEFAULT_SCORING))
+    players: int = setting(2, Domain(INTEGER, MIN_SEATS, MAX_SEATS, doc="the number of seats"))
+    first_seat: str = setting(
+        "p1",
+        Domain(
+            STRING,
+            choices=tuple(f"p{n}" for n in range(1, MAX_SEATS + 1)),
+            within=seat_names,
+            within_doc="one of `p1`…`pN` (N = `players`)",
+            doc="the seat that plays first",
+        ),
+    )
+    scoring: dict[str, dict[str, int]] = field(
+        default_factory=lambda: copy.deepcopy(DEFAULT_SCORING),
+        metadata=declared(
+            Domain(
+                OBJECT,
+                schema=SCORING_SCHEMA,
+                check=scoring_problem,
+                type_doc='object: rank group → {`"1"`…`"4"`, `"hand"` → integer}',
+                default_doc="the rules page's table",
+                doc=f'every value {MIN_POINTS} to {MAX_POINTS}; groups `number`, `king`, `queen` (only `"4"`, '
+                '`"hand"`), `bishop`, `knight`, `castle`; groups or keys left out keep their defaults',
+            )
+        ),
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "scoring", complete_scoring(self.scoring))
-
-    def validate(self) -> None:
-        """Raise ConfigError for a seat count, opening seat or scoring table we cannot play."""
-        if isinstance(self.players, bool) or not isinstance(self.players, int) or not 2 <= self.players <= 8:
-            raise ConfigError("players", "must be an integer from 2 to 8")
-        if self.first_seat not in seat_names(self):
-            raise ConfigError("first_seat", f"must be one of {', '.join(seat_names(self))}")
-        if not isinstance(self.scoring, dict):
-            raise ConfigError("scoring", "must be an object of rank groups")
-        for group, row in self.scoring.items():
-            if group not in DEFAULT_SCORING:
-                raise ConfigError("scoring", f"unknown rank group {group!r} (known: {', '.join(DEFAULT_SCORING)})")
-            if not isinstance(row, dict):
-                raise ConfigError("scoring", f"{group} must be an object")
-            for key, value in row.items():
-                if key not in DEFAULT_SCORING[group]:
-                    raise ConfigError(
-                        "scoring", f"unknown key {key!r} for {group} (known: {', '.join(DEFAULT_SCORING[group])})"
-                    )
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise ConfigError("scoring", f"{group}.{key} must be an integer")
-                # Ten times the largest printed value either way: room for house tables, and a
-                # score (at most 60 cards of it) stays a small number.
-                if not -100 <= value <= 100:
-                    raise ConfigError("scoring", f"{group}.{key} must be an integer from -100 to 100")
-
-
-def seat_names(config: Config) -> list[str]:
-    """The seats p1..pN."""
-    return [f"p{n}" for n in range(1, config.players + 1)]
 
 
 def join_options(config: Config, seat: str, raw: dict) -> dict:

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.ruleset import ConfigError, no_join_options
+from domain.config_fields import (
+    ARRAY,
+    BOOLEAN,
+    INTEGER,
+    OBJECT,
+    STRING,
+    DeclaredConfig,
+    Domain,
+    declared,
+    is_int,
+    setting,
+)
+from domain.ruleset import no_join_options
 
 RULESET_ID = "gattai-conflict"
 
@@ -30,8 +42,103 @@ def _default_threats() -> tuple[dict, ...]:
     return ({"name": "threat", "rating": THREAT_DEFAULT_RATING},)
 
 
+def pilots_problem(config: object, pilots: object) -> str | None:
+    """What is wrong with the pilots' sheets: the seats, a key, a value, or charges over the maximum."""
+    names = list(pilots) if isinstance(pilots, dict) else []
+    if not 1 <= len(names) <= len(PILOT_SEATS) or names != list(PILOT_SEATS[: len(names)]):
+        return "must name one to four pilots p1..pN, in order"
+    assert isinstance(pilots, dict)
+    for seat, sheet in pilots.items():
+        if not isinstance(sheet, dict):
+            return f"{seat}: a sheet must be an object"
+        for key, value in sheet.items():
+            if key not in SHEET_DEFAULTS:
+                return f"{seat}: unknown sheet key {key!r}"
+            if not is_int(value) or not 0 <= value <= SHEET_MAX:
+                return f"{seat}.{key} must be an integer 0..{SHEET_MAX}"
+        full = {**SHEET_DEFAULTS, **sheet}
+        if full["charges"] > full["charges_max"]:
+            return f"{seat}.charges exceeds charges_max"
+    return None
+
+
+def threats_problem(config: object, threats: object) -> str | None:
+    """The threats are a list of 1..MAX_THREATS objects `{"name", "rating"}` with distinct names."""
+    if not isinstance(threats, tuple) or not 1 <= len(threats) <= MAX_THREATS:
+        return f'must list 1..{MAX_THREATS} threats, each {{"name", "rating"}}'
+    seen: set[str] = set()
+    for threat in threats:
+        if not isinstance(threat, dict):
+            return 'each threat must be an object {"name", "rating"}'
+        unknown = sorted(set(threat) - set(THREAT_KEYS))
+        if unknown:
+            return f"unknown threat key {unknown[0]!r} (a threat has a name and a rating)"
+        name, rating = threat.get("name"), threat["rating"]
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_THREAT_NAME:
+            return f"a threat's name must be 1..{MAX_THREAT_NAME} characters"
+        if name in seen:
+            return f"{name!r} is named twice"
+        seen.add(name)
+        if not is_int(rating) or not 1 <= rating <= 10:
+            return f"{name}: rating must be an integer from 1 to 10"
+    return None
+
+
+def threat_stacks_problem(config: Config, stacks: dict[str, int]) -> str | None:
+    """Every stack is on one of the threats and holds 0..MAX_STACK cards."""
+    ratings = threat_ratings(config)
+    for name, count in stacks.items():
+        if name not in ratings:
+            return f"{name!r} is not one of the threats"
+        if not 0 <= count <= MAX_STACK:
+            return f"{name}: must be an integer from 0 to {MAX_STACK} (cards)"
+    return None
+
+
+def pilots_of(config: Config) -> list[str]:
+    """The pilots' seats the config names."""
+    return list(config.pilots)
+
+
+SHEET_SCHEMA = {
+    "type": "object",
+    "properties": {
+        key: {"type": "integer", "minimum": 0, "maximum": SHEET_MAX, "default": value}
+        for key, value in SHEET_DEFAULTS.items()
+    },
+    "additionalProperties": False,
+}
+PILOTS_SCHEMA = {
+    "type": "object",
+    "description": "p1..pN (1 to 4, in order) -> sheet; charges at most charges_max",
+    "properties": {seat: SHEET_SCHEMA for seat in PILOT_SEATS},
+    "additionalProperties": False,
+    "minProperties": 1,
+}
+THREATS_SCHEMA = {
+    "type": "array",
+    "description": "the Coach's threats, names distinct",
+    "minItems": 1,
+    "maxItems": MAX_THREATS,
+    "items": {
+        "type": "object",
+        "required": ["name"],
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": MAX_THREAT_NAME},
+            "rating": {"type": "integer", "minimum": 1, "maximum": 10, "default": THREAT_DEFAULT_RATING},
+        },
+        "additionalProperties": False,
+    },
+}
+THREAT_STACKS_SCHEMA = {
+    "type": "object",
+    "description": "threat name (one of threats) -> cards invested on it",
+    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MAX_STACK},
+}
+
+
 @dataclass(frozen=True)
-class Config:
+class Config(DeclaredConfig):
     """The conflict: its mode, the pilots' sheets, Harmony, and the mode's own settings.
 
     `pilots` maps p1..pN (1-4 pilots) to sheets; a sheet's missing keys take the house defaults
@@ -47,22 +154,80 @@ class Config:
     every sheet with its defaults filled in and the threats in the page's list form. `threats`
     is also taken in the earlier map form `{name: rating}`, so matches stored with it still
     replay; it is echoed as the list. (Its type is a union, which config_from_dict passes
-    through untyped: validate() checks the shape.)
+    through untyped: its check judges the shape.)
     """
 
-    mode: str = "gambit"
-    pilots: dict[str, dict[str, int]] = field(default_factory=_default_pilots)
-    harmony: int = 4
-    crisis_tier: int = 1
-    threats: tuple[dict, ...] | dict[str, int] = field(default_factory=_default_threats)
-    threat_stacks: dict[str, int] = field(default_factory=dict)
-    started_by: str = "pilots"
-    commander: str = "p1"
-    pilot: str = "p1"
-    specialty: bool = False
+    mode: str = setting("gambit", Domain(STRING, choices=MODES, doc="the conflict played"))
+    pilots: dict[str, dict[str, int]] = field(
+        default_factory=_default_pilots,
+        metadata=declared(
+            Domain(
+                OBJECT,
+                schema=PILOTS_SCHEMA,
+                check=pilots_problem,
+                type_doc="object: `p1`…`pN` → sheet",
+                default_doc="one pilot, `p1`, with the house sheet",
+                doc="1 to 4 pilots, in order; sheet keys `steel`, `flesh`, `synch`, `solo` (default 2), "
+                f"`charges_max` (3), `buffers` (1), `charges` (0), each 0 to {SHEET_MAX}; `charges` ≤ `charges_max`; "
+                "echoed with every default filled in",
+            )
+        ),
+    )
+    harmony: int = setting(4, Domain(INTEGER, 1, 7, labels=((1, "Red"), (7, "Violet")), doc="the team's Harmony"))
+    crisis_tier: int = setting(1, Domain(INTEGER, 1, 5, doc="how many cards a +Tarry sends to the Coach's Trash"))
+    threats: tuple[dict, ...] | dict[str, int] = field(
+        default_factory=_default_threats,
+        metadata=declared(
+            Domain(
+                ARRAY,
+                schema=THREATS_SCHEMA,
+                check=threats_problem,
+                type_doc='list of `{"name", "rating"}` (the earlier object name → rating is still taken)',
+                doc=f"1 to {MAX_THREATS} threats; names distinct, 1 to {MAX_THREAT_NAME} characters; "
+                f"ratings 1 to 10, default {THREAT_DEFAULT_RATING}",
+            )
+        ),
+    )
+    threat_stacks: dict[str, int] = field(
+        default_factory=dict,
+        metadata=declared(
+            Domain(
+                OBJECT,
+                schema=THREAT_STACKS_SCHEMA,
+                check=threat_stacks_problem,
+                type_doc="object: threat name → cards",
+                doc=f"names among `threats`; 0 to {MAX_STACK} cards each",
+            )
+        ),
+    )
+    started_by: str = setting("pilots", Domain(STRING, choices=("pilots", "coach"), doc="who starts a Throwdown"))
+    commander: str = setting(
+        "p1",
+        Domain(
+            STRING,
+            choices=PILOT_SEATS,
+            within=pilots_of,
+            within_doc="one of the pilots",
+            doc="the pilot who leads the Team in a Throwdown",
+        ),
+    )
+    pilot: str = setting(
+        "p1",
+        Domain(
+            STRING,
+            choices=PILOT_SEATS,
+            within=pilots_of,
+            within_doc="one of the pilots",
+            doc="the pilot who faces a Gambit",
+        ),
+    )
+    specialty: bool = setting(
+        False,
+        Domain(BOOLEAN, doc="the Gambit is in the pilot's specialty: the chosen boon or complication happens twice"),
+    )
 
     def __post_init__(self) -> None:
-        """Fill in each sheet's defaults and put the threats in list form (shapes are validate()'s to judge)."""
+        """Fill in each sheet's defaults and put the threats in list form (shapes are the checks' to judge)."""
         if isinstance(self.pilots, dict):
             sheets = {
                 seat: ({**SHEET_DEFAULTS, **sheet} if isinstance(sheet, dict) else sheet)
@@ -75,75 +240,14 @@ class Config:
         if isinstance(threats, (list, tuple)):
             object.__setattr__(self, "threats", tuple(_threat_entry(t) for t in threats))
 
-    def validate(self) -> None:
-        """Raise ConfigError for a config the conflict cannot be played with."""
-        if self.mode not in MODES:
-            raise ConfigError("mode", "must be 'gambit' or 'throwdown'")
-        names = list(self.pilots)
-        if not 1 <= len(names) <= 4 or names != list(PILOT_SEATS[: len(names)]):
-            raise ConfigError("pilots", "must name one to four pilots p1..pN, in order")
-        for seat, sheet in self.pilots.items():
-            if not isinstance(sheet, dict):
-                raise ConfigError("pilots", f"{seat}: a sheet must be an object")
-            for key, value in sheet.items():
-                if key not in SHEET_DEFAULTS:
-                    raise ConfigError("pilots", f"{seat}: unknown sheet key {key!r}")
-                if not _is_int(value) or not 0 <= value <= SHEET_MAX:
-                    raise ConfigError("pilots", f"{seat}.{key} must be an integer 0..{SHEET_MAX}")
-            full = sheet_of(self, seat)
-            if full["charges"] > full["charges_max"]:
-                raise ConfigError("pilots", f"{seat}.charges exceeds charges_max")
-        if not 1 <= self.harmony <= 7:
-            raise ConfigError("harmony", "must be an integer from 1 (Red) to 7 (Violet)")
-        if not 1 <= self.crisis_tier <= 5:
-            raise ConfigError("crisis_tier", "must be an integer from 1 to 5")
-        _validate_threats(self.threats)
-        ratings = threat_ratings(self)
-        for name, count in self.threat_stacks.items():
-            if name not in ratings:
-                raise ConfigError("threat_stacks", f"{name!r} is not one of the threats")
-            if not 0 <= count <= MAX_STACK:
-                raise ConfigError("threat_stacks", f"{name}: must be an integer from 0 to {MAX_STACK} (cards)")
-        if self.started_by not in ("pilots", "coach"):
-            raise ConfigError("started_by", "must be 'pilots' or 'coach'")
-        if self.commander not in self.pilots:
-            raise ConfigError("commander", "must be one of the pilots")
-        if self.pilot not in self.pilots:
-            raise ConfigError("pilot", "must be one of the pilots")
-
 
 def _threat_entry(threat: object) -> object:
-    """A threat entry with its default rating filled in, name and rating first (anything else is validate()'s)."""
+    """A threat entry with its default rating filled in, name and rating first (anything else is the check's)."""
     if not isinstance(threat, dict):
         return threat
     entry = {key: threat[key] for key in THREAT_KEYS if key in threat}
     entry.setdefault("rating", THREAT_DEFAULT_RATING)
     return {**entry, **threat}
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _validate_threats(threats: object) -> None:
-    """The threats are a list of 1..MAX_THREATS objects `{"name", "rating"}` with distinct names."""
-    if not isinstance(threats, tuple) or not 1 <= len(threats) <= MAX_THREATS:
-        raise ConfigError("threats", f'must list 1..{MAX_THREATS} threats, each {{"name", "rating"}}')
-    seen: set[str] = set()
-    for threat in threats:
-        if not isinstance(threat, dict):
-            raise ConfigError("threats", 'each threat must be an object {"name", "rating"}')
-        unknown = sorted(set(threat) - set(THREAT_KEYS))
-        if unknown:
-            raise ConfigError("threats", f"unknown threat key {unknown[0]!r} (a threat has a name and a rating)")
-        name, rating = threat.get("name"), threat["rating"]
-        if not isinstance(name, str) or not 1 <= len(name) <= MAX_THREAT_NAME:
-            raise ConfigError("threats", f"a threat's name must be 1..{MAX_THREAT_NAME} characters")
-        if name in seen:
-            raise ConfigError("threats", f"{name!r} is named twice")
-        seen.add(name)
-        if not _is_int(rating) or not 1 <= rating <= 10:
-            raise ConfigError("threats", f"{name}: rating must be an integer from 1 to 10")
 
 
 def threat_ratings(config: Config) -> dict[str, int]:
