@@ -12,8 +12,9 @@ made with `setting(default, Domain(...))`. From those declarations come:
 A scalar field's domain is all data: an integer range, a list of choices, a boolean. A
 choice that depends on the rest of the config (a seat among the seats the config has) adds
 `within`, a function of the config giving the allowed values, described by `within_doc`.
-A structured field (an object or a list) gives the JSON Schema of its shape as data and a
-`check` of the rules a schema cannot say (a charge count at most its sheet's maximum).
+A structured field (an object or a list) gives the JSON Schema of its shape as data, judged by
+domain.json_shape, and may add a `check` of the rules a schema cannot say (a charge count at
+most its sheet's maximum, names that must differ).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from domain.json_shape import is_int, shape_problem, unjudged_keywords
 from domain.ruleset import ConfigError
 
 INTEGER, STRING, BOOLEAN, OBJECT, ARRAY = "integer", "string", "boolean", "object", "array"
@@ -39,8 +41,8 @@ class Domain:
     `minimum`/`maximum` bound an integer; `choices` list every value a string may take (a
     superset when `within` narrows them by the rest of the config); `why` is added to a refusal
     (the reason a range is what it is); `labels` name integer bounds in messages (1 → "Red");
-    `schema` is the JSON Schema of a structured value and `check` returns the problem with one
-    (None when fine); `doc` says what the value means, `type_doc` and `default_doc` how the docs
+    `schema` is the JSON Schema of a structured value and `check` returns what else is wrong
+    with one the schema takes (None when fine); `doc` says what the value means, `type_doc` and `default_doc` how the docs
     show a structured field's type and default; `unit` is what an integer counts; `to_json` turns
     a default that is not plain JSON data (a parsed time control) into the form a client sends.
     """
@@ -69,8 +71,10 @@ class Domain:
             raise ValueError("an integer config field needs a minimum and a maximum")
         if self.type == STRING and not self.choices:
             raise ValueError("a string config field needs its choices")
-        if self.type in (OBJECT, ARRAY) and (self.schema is None or self.check is None):
-            raise ValueError("a structured config field needs its schema and a check")
+        if self.type in (OBJECT, ARRAY) and self.schema is None:
+            raise ValueError("a structured config field needs the JSON Schema of its shape")
+        if self.schema is not None and unjudged_keywords(self.schema) and self.check is None:
+            raise ValueError(f"nothing judges {sorted(unjudged_keywords(self.schema))}: give the field a check")
 
     def json_schema(self) -> dict:
         """The JSON Schema of one value of this field."""
@@ -100,7 +104,11 @@ class Domain:
 
     def problem(self, config: Any, value: Any) -> str | None:
         """Why this value is refused in this config, or None when it is allowed."""
-        if not self._in_static_domain(value):
+        if self.type in (OBJECT, ARRAY):
+            problem = shape_problem(self.schema or {}, value)
+            if problem is not None:
+                return problem
+        elif not self._in_static_domain(value):
             return self.refusal()
         if self.check is not None:
             return self.check(config, value)
@@ -120,9 +128,7 @@ class Domain:
             )
         if self.type == STRING:
             return isinstance(value, str) and value in (self.choices or ())
-        if self.type == BOOLEAN:
-            return isinstance(value, bool)
-        return True  # a structured value's shape is its check's to judge
+        return isinstance(value, bool)
 
     def _label(self, bound: int | None) -> str:
         name = dict(self.labels).get(bound) if bound is not None else None
@@ -212,6 +218,20 @@ class DeclaredConfig:
         validate_declared(self)
 
 
-def is_int(value: Any) -> bool:
-    """Whether a JSON value is an integer (a bool is not)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+__all__ = [
+    "ARRAY",
+    "BOOLEAN",
+    "FIELD_TYPES",
+    "INTEGER",
+    "OBJECT",
+    "STRING",
+    "DeclaredConfig",
+    "DeclaredField",
+    "Domain",
+    "declared",
+    "declared_fields",
+    "describe_fields",
+    "is_int",
+    "setting",
+    "validate_declared",
+]

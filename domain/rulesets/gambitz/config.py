@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from domain.config_fields import INTEGER, OBJECT, STRING, DeclaredConfig, Domain, declared, is_int, setting
+from domain.config_fields import INTEGER, OBJECT, STRING, DeclaredConfig, Domain, declared, setting
 from domain.ruleset import no_join_options
 
 from .cards import DEFAULT_SCORING
@@ -31,25 +31,6 @@ def complete_scoring(raw: object) -> object:
 def seat_names(config: Config) -> list[str]:
     """The seats p1..pN."""
     return [f"p{n}" for n in range(1, config.players + 1)]
-
-
-def scoring_problem(config: object, scoring: object) -> str | None:
-    """What is wrong with a scoring table: an unknown group or key, or points outside the range."""
-    if not isinstance(scoring, dict):
-        return "must be an object of rank groups"
-    for group, row in scoring.items():
-        if group not in DEFAULT_SCORING:
-            return f"unknown rank group {group!r} (known: {', '.join(DEFAULT_SCORING)})"
-        if not isinstance(row, dict):
-            return f"{group} must be an object"
-        for key, value in row.items():
-            if key not in DEFAULT_SCORING[group]:
-                return f"unknown key {key!r} for {group} (known: {', '.join(DEFAULT_SCORING[group])})"
-            if not is_int(value):
-                return f"{group}.{key} must be an integer"
-            if not MIN_POINTS <= value <= MAX_POINTS:
-                return f"{group}.{key} must be an integer from {MIN_POINTS} to {MAX_POINTS}"
-    return None
 
 
 SCORING_SCHEMA = {
@@ -93,7 +74,6 @@ class Config(DeclaredConfig):
             Domain(
                 OBJECT,
                 schema=SCORING_SCHEMA,
-                check=scoring_problem,
                 type_doc='object: rank group → {`"1"`…`"4"`, `"hand"` → integer}',
                 default_doc="the rules page's table",
                 doc=f'every value {MIN_POINTS} to {MAX_POINTS}; groups `number`, `king`, `queen` (only `"4"`, '
