@@ -346,11 +346,11 @@ class Match(Aggregate):
         """
         first = self.version + 1
         events = self.ruleset.decide(self.state, seat, command, self.chance())
+        meta = {"command": idempotency} if idempotency else {}
         for event in events:
-            self._record(
-                event, meta={"command": idempotency} if idempotency else {}, evidence=self._with_pending(evidence)
-            )
-        self._finish_if_over()
+            self._record(event, meta=meta, evidence=self._with_pending(evidence))
+        # The finish is part of the command's write: a retry of its key answers up to it, with its receipt.
+        self._finish_if_over(meta)
         return first, self.version
 
     def file_dispute(self, call_version: int, ruling: int, reason: str, filed_by: str, limit: int | None = None) -> int:
@@ -568,10 +568,12 @@ class Match(Aggregate):
 
         return lookup
 
-    def _finish_if_over(self) -> None:
+    def _finish_if_over(self, meta: dict | None = None) -> None:
         outcome = self.ruleset.outcome(self.state)
         if outcome is not None and self.status != "finished":
-            self._record(Event(MATCH_FINISHED, {"outcome": json_copy(outcome), "server_seed": self.server_seed}))
+            self._record(
+                Event(MATCH_FINISHED, {"outcome": json_copy(outcome), "server_seed": self.server_seed}), meta=meta
+            )
 
     def _record(self, event: Event, meta: dict | None = None, evidence: Callable[[int], dict] | None = None) -> None:
         version = self.version + 1

@@ -673,6 +673,26 @@ def test_gambitz_match_over_http_matches_the_contract(api, app, monkeypatch):
     PLAYED.add("gambitz")
 
 
+def test_a_retried_command_that_finished_the_match_answers_its_first_answer_with_the_receipt(api):
+    """The retry of the last command gets the same versions, records and receipt (MatchFinished included)."""
+    match = create_match(api, "gambitz")
+    tokens = join_all(api, match)
+    base, rng = f"/matches/{match['match_id']}", random.Random(3)
+    for step in range(500):
+        summary = api.get(base).get_json()
+        seat = min(summary["to_act"])
+        body = rng.choice(api.get(f"{base}/legal-commands", headers=auth(tokens[seat])).get_json()["commands"])
+        headers = {**auth(tokens[seat]), "Idempotency-Key": f"k{step}", "If-Match": f'"{summary["version"]}"'}
+        first = api.post(f"{base}/commands", json=body, headers=headers)
+        if api.get(base).get_json()["status"] == "finished":
+            break
+    else:
+        pytest.fail("the match did not finish")
+    again = api.post(f"{base}/commands", json=body, headers=headers)
+    assert first.get_json()["events"][-1]["kind"] == "MatchFinished" and first.get_json()["receipt"] is not None
+    assert again.get_json() == first.get_json() and again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_readyz_unavailable_matches_the_contract(api, app, monkeypatch):
     def broken() -> int:
         raise ConnectionError("store down")
