@@ -87,7 +87,7 @@ class Domain:
         return copy.deepcopy(self.schema or {})
 
     def refusal(self) -> str:
-        """What a refused value is told: the field's whole domain."""
+        """What a refused scalar value is told: the field's whole domain (a structured one names its fault)."""
         if self.type == INTEGER:
             low, high = self._label(self.minimum), self._label(self.maximum)
             unit = f" ({self.unit})" if self.unit else ""
@@ -96,10 +96,8 @@ class Domain:
             )
         elif self.type == STRING:
             said = f"must be one of {', '.join(map(str, self.choices or ()))}"
-        elif self.type == BOOLEAN:
-            said = "must be true or false"
         else:
-            said = f"must be {self.type_doc or ('an ' + self.type)}"
+            said = "must be true or false"
         return f"{said}: {self.why}" if self.why else said
 
     def problem(self, config: Any, value: Any) -> str | None:
