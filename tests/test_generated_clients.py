@@ -204,7 +204,8 @@ def play_with_the_python_client(client: ModuleType, base: str, ruleset: str, rng
 
     # Creating and joining take no credentials: the plain Client does both.
     anonymous = client.Client(base_url=base, raise_on_unexpected_status=True)
-    body = models.CreateMatch(ruleset=ruleset, config=models.CreateMatchConfig.from_dict({}))
+    config = getattr(models, f"{pascal(ruleset)}Config").from_dict({})  # each ruleset's config is its own type
+    body = models.CreateMatch(ruleset=ruleset, config=config)
     summary = matches.create_match.sync(client=anonymous, body=body)
     assert isinstance(summary, models.Summary), summary
     seats = {}

@@ -440,6 +440,45 @@ def test_every_ruleset_command_schema_in_the_spec_is_derived_from_its_command_cl
     assert listed == {ruleset_command_union(ruleset_id) for ruleset_id in rulesets_module.available()}
 
 
+def test_every_ruleset_config_schema_in_the_spec_is_derived_from_its_config_declarations():
+    schemas = spec()["components"]["schemas"]
+    for ruleset_id in rulesets_module.available():
+        name = ruleset_type_name(ruleset_id, "Config")
+        assert schemas.get(name) == config_json_schema(ruleset_id), f"{name} drifted from the declarations"
+    listed = [entry["$ref"].rsplit("/", 1)[1] for entry in schemas["CreateMatch"]["properties"]["config"]["anyOf"]]
+    assert listed == [ruleset_type_name(ruleset_id, "Config") for ruleset_id in rulesets_module.available()]
+
+
+def config_json_schema(ruleset_id: str) -> dict:
+    """The JSON Schema of a ruleset's config, from its declarations and the match options'.
+
+    Each key is its declared schema with its default and meaning; object and list defaults are
+    left to `GET /rulesets/{id}` (openapi-python-client refuses an object property's default).
+    """
+    from domain.config_fields import describe_fields
+    from domain.match_options import MatchOptions
+
+    properties = {}
+    for field in describe_fields(rulesets_module.get(ruleset_id).Config) + describe_fields(MatchOptions):
+        schema = dict(field["schema"])
+        if field["type"] not in ("object", "array"):
+            schema["default"] = field["default"]
+        if field["description"] and "description" not in schema:
+            schema["description"] = field["description"]
+        properties[field["name"]] = schema
+    return {
+        "type": "object",
+        "description": f"The config of a `{ruleset_id}` match, as `GET /rulesets/{ruleset_id}` declares it.",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+
+
+def ruleset_type_name(ruleset_id: str, suffix: str) -> str:
+    """A per-ruleset schema name of the spec: `gambit-tcg`, `Config` → `GambitTcgConfig`."""
+    return "".join(word.capitalize() for word in ruleset_id.split("-")) + suffix
+
+
 def ruleset_command_union(ruleset_id: str) -> str:
     """The name of a ruleset's command union in the spec: `gambit-tcg` → `GambitTcgCommand`."""
     return "".join(word.capitalize() for word in ruleset_id.split("-")) + "Command"
