@@ -444,7 +444,9 @@ def test_every_ruleset_config_schema_in_the_spec_is_derived_from_its_config_decl
     schemas = spec()["components"]["schemas"]
     for ruleset_id in rulesets_module.available():
         name = ruleset_type_name(ruleset_id, "Config")
-        assert schemas.get(name) == config_json_schema(ruleset_id), f"{name} drifted from the declarations"
+        expected = config_json_schema(ruleset_id)
+        as_yaml = yaml.safe_dump({name: expected}, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
+        assert schemas.get(name) == expected, f"{name} drifted from the declarations; in the spec it should read:\n{as_yaml}"
     listed = [entry["$ref"].rsplit("/", 1)[1] for entry in schemas["CreateMatch"]["properties"]["config"]["anyOf"]]
     assert listed == [ruleset_type_name(ruleset_id, "Config") for ruleset_id in rulesets_module.available()]
 
