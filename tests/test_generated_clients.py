@@ -263,6 +263,9 @@ def test_a_generated_python_client_plays_a_match_of_every_ruleset_to_the_end(pyt
 def test_a_generated_typescript_client_type_checks_and_plays_a_match_of_every_ruleset_to_the_end(
     node_tools, service_url, tmp_path
 ):
+    driver = TYPESCRIPT_DRIVER.read_text()
+    untyped = [r for r in rulesets.available() if f'Schemas["{pascal(r)}Command"]' not in driver]
+    assert not untyped, f"play.ts's CommandOf does not type the commands of {untyped}"
     work = tmp_path / "typescript"
     work.mkdir()
     (work / "node_modules").symlink_to(node_tools / "node_modules", target_is_directory=True)
