@@ -26,6 +26,8 @@ from service.problems import Problem
 log = logging.getLogger("gambit.streams")
 
 POLL_SECONDS = 0.25
+# How long closing waits for the watcher: a poll, or the pause after a store hiccup, and a query.
+WATCHER_STOP_SECONDS = 10.0
 RETRY_AFTER_SECONDS = 5
 
 
@@ -111,6 +113,11 @@ class StreamHub:
         if self._subscription is not None:
             self._subscription.stop()
         self._ring_everyone()
+        # The store closes next: a watcher still inside a query on a closed SQLite connection
+        # crashes the whole process, so it must have stopped first.
+        watcher = self._watcher
+        if watcher is not None and watcher is not threading.current_thread():
+            watcher.join(timeout=WATCHER_STOP_SECONDS)
 
     # ----- the watcher ------------------------------------------------------------------------
     def _start_watcher(self) -> None:

@@ -26,3 +26,16 @@ def test_a_new_record_rings_its_matchs_followers_and_no_others(client, app):
         hub.release(mine)
         hub.release(other)
     assert hub.open_streams == 0
+
+
+def test_closing_the_hub_stops_its_watcher_before_the_store_closes(client, app):
+    # A watcher still inside a query when the store closed its SQLite connection crashed the
+    # process with a segmentation fault (seen in a parallel test run).
+    hub = app.extensions["gambit"].streams
+    follower = hub.reserve(create_match(client, "gambitz")["match_id"], "10.0.0.1")
+    follower.wait(1)  # the watcher has started and looked once
+    watcher = hub._watcher
+    assert watcher is not None and watcher.is_alive()
+    hub.release(follower)
+    hub.close()
+    assert not watcher.is_alive(), "close() returned while the watcher could still use the store"
