@@ -313,3 +313,20 @@ def test_a_generated_typescript_client_type_checks_and_plays_a_match_of_every_ru
     assert [entry["ruleset"] for entry in report] == list(rulesets.available())
     assert all(entry["commands"] > 0 for entry in report), report
     verify_exports(service_url, exports, len(rulesets.available()))
+
+
+def test_the_generated_python_client_reads_a_timed_matchs_clock(python_client, service_url):
+    """A summary with a clock parses into `Clock` and its seats' `SeatClock`s (a nullable object once dropped)."""
+    models = importlib.import_module(f"{python_client.__name__}.models")
+    matches = importlib.import_module(f"{python_client.__name__}.api.matches")
+    for name in ("create_match", "join_match", "get_match"):
+        importlib.import_module(f"{matches.__name__}.{name}")
+    anonymous = python_client.Client(base_url=service_url, raise_on_unexpected_status=True)
+    config = models.GambitzConfig.from_dict({"time_control": {"kind": "fischer", "initial_s": 600}})
+    created = matches.create_match.sync(client=anonymous, body=models.CreateMatch(ruleset="gambitz", config=config))
+    for seat in ("p1", "p2"):
+        matches.join_match.sync(created.match_id, client=anonymous, body=models.Join(name=seat, seat=seat))
+    summary = matches.get_match.sync(created.match_id, client=anonymous)
+    assert isinstance(summary.clock, models.Clock), summary
+    assert summary.clock.seats["p1"].running and summary.clock.seats["p1"].remaining_ms == 600_000
+    assert not summary.clock.seats["p2"].running
