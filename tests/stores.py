@@ -3,6 +3,9 @@
 PostgreSQL comes from GAMBIT_TEST_POSTGRES_URL (default: the server the project's machines
 provide). Each test gets its own schema, dropped afterwards. Without a server the PostgreSQL
 tests skip with the reason — except in CI (CI=true), where a missing server is a failure.
+
+Every PostgreSQL run carries the `postgres` mark, so `-m "not postgres"` (make test-fast) leaves
+them out; GAMBIT_TEST_BACKENDS=sqlite (a comma-separated list) does not even collect them.
 """
 
 from __future__ import annotations
@@ -14,7 +17,26 @@ from urllib.parse import urlparse
 import pytest
 
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
-BACKENDS = ["sqlite", "postgres"]
+KNOWN_BACKENDS = ("sqlite", "postgres")
+
+
+def backend_param(backend: str, *values):
+    """One parametrization value for `backend`, marked `postgres` when it needs the server."""
+    marks = [pytest.mark.postgres] if backend == "postgres" else []
+    return pytest.param(*(values or (backend,)), marks=marks, id="-".join([backend, *map(str, values[1:])]))
+
+
+def chosen_backends() -> list[str]:
+    """The stores to run on: both, unless GAMBIT_TEST_BACKENDS names fewer."""
+    wanted = os.environ.get("GAMBIT_TEST_BACKENDS", ",".join(KNOWN_BACKENDS))
+    chosen = [name.strip() for name in wanted.split(",") if name.strip()]
+    unknown = sorted(set(chosen) - set(KNOWN_BACKENDS))
+    if unknown or not chosen:
+        raise ValueError(f"GAMBIT_TEST_BACKENDS names {unknown or 'nothing'}; choose from {', '.join(KNOWN_BACKENDS)}")
+    return chosen
+
+
+BACKENDS = [backend_param(name) for name in chosen_backends()]
 
 
 def postgres_url() -> str:

@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from tests.stores import database_url_for
+from tests.stores import BACKENDS, database_url_for
 
 
 def free_port() -> int:
@@ -71,7 +71,7 @@ def start_server(tmp_path, database_url: str | None, workers: int,
     pytest.fail("gambit serve did not come up: " + (tmp_path / "serve.log").read_text())
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=BACKENDS)
 def server(request, tmp_path):
     """`gambit serve --workers 4` on a fresh store of each kind: (base URL, process, data dir)."""
     url, drop = database_url_for(request.param, tmp_path)

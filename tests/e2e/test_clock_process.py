@@ -17,14 +17,14 @@ import pytest
 
 from service.app import create_app
 from service.settings import Settings
-from tests.stores import database_url_for
+from tests.stores import BACKENDS, database_url_for
 from tests.support.clocks import fake_time_source, per_decision, timed_match
 
 GAMBITZ = {"players": 2}
 PER_DECISION_S = 60
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=BACKENDS)
 def store(request, tmp_path):
     """A fresh store of each kind: (environment for the `gambit` command, settings for in-process apps)."""
     url, drop = database_url_for(request.param, tmp_path)

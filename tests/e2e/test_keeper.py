@@ -22,14 +22,14 @@ import pytest
 from service.app import create_app
 from service.settings import Settings
 from tests.e2e.conftest import call, start_server
-from tests.stores import database_url_for
+from tests.stores import BACKENDS, database_url_for
 
 PER_DECISION_S = 2
 # Generous outer bounds for a loaded machine; the expiry's own timestamp is what must be on time.
 WAIT_SECONDS = 60
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=BACKENDS)
 def two_workers(request, tmp_path):
     """`gambit serve --workers 2` on a fresh store of each kind: (base URL, process, settings to read the store)."""
     url, drop = database_url_for(request.param, tmp_path)

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.e2e.conftest import call, start_server
-from tests.stores import database_url_for
+from tests.stores import backend_param, chosen_backends, database_url_for
 
 FOLLOWERS = 100
 
@@ -40,7 +40,9 @@ def _read_until(sock: socket.socket, needle: bytes, seconds: float = 20) -> byte
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend, watch", [("sqlite", "poll"), ("postgres", "poll"), ("postgres", "listen")])
+@pytest.mark.parametrize("backend, watch", [backend_param(b, b, w) for b, w in (("sqlite", "poll"), ("postgres", "poll"),
+                                                                                  ("postgres", "listen"))
+                                            if b in chosen_backends()])
 def test_a_hundred_idle_followers_leave_the_service_answering_and_all_hear_the_next_record(backend, watch, tmp_path):
     url, drop = database_url_for(backend, tmp_path)
     base, process = start_server(tmp_path, None if backend == "sqlite" else url, workers=2,

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from tests.e2e.conftest import call, start_server
-from tests.stores import database_url_for
+from tests.stores import BACKENDS, database_url_for
 from tests.support.independent_verifier import verify_export
 
 pytestmark = pytest.mark.slow
@@ -167,7 +167,7 @@ def _stop(process) -> None:
         process.wait(timeout=10)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=BACKENDS)
 def store(request, tmp_path):
     url, drop = database_url_for(request.param, tmp_path)
     yield request.param, url

@@ -13,6 +13,8 @@ from service.app import create_app
 from service.settings import Settings
 from tests.stores import _connect, postgres_url
 
+pytestmark = pytest.mark.postgres
+
 
 @pytest.fixture
 def absent_schema():

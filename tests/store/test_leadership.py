@@ -7,6 +7,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from projections.leadership import Leadership, lead_while
 from tests.stores import postgres_schema_url
 
@@ -54,6 +56,7 @@ def test_the_leadership_frees_when_the_leading_process_is_killed(database_url):
             holder.wait(timeout=30)
 
 
+@pytest.mark.postgres
 def test_stores_in_other_postgresql_schemas_have_leaders_of_their_own():
     first_url, drop_first = postgres_schema_url()
     second_url, drop_second = postgres_schema_url()

@@ -13,6 +13,8 @@ from domain.application import MatchApp, notifies_followers, storage_env
 from domain.pg_append import OneTripApplicationRecorder
 from tests.stores import postgres_schema_url
 
+pytestmark = pytest.mark.postgres
+
 
 @pytest.fixture
 def pg():

@@ -39,6 +39,7 @@ def test_updates_and_deletes_of_stored_events_are_refused_by_the_database(matche
     assert matches.recorder.max_notification_id() == 1
 
 
+@pytest.mark.postgres
 def test_truncating_the_events_table_is_refused_on_postgresql():
     url, drop = postgres_schema_url()
     app = MatchApp(env=storage_env(url))
@@ -65,6 +66,7 @@ def _construct(url: str) -> str:
     return "ok"
 
 
+@pytest.mark.postgres
 def test_four_workers_starting_at_once_on_a_fresh_postgresql_schema_all_come_up():
     import multiprocessing
 
