@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint install bytecode browser bench bench-quick bench-followers clean
+.PHONY: run test test-fast lint install bytecode browser bench bench-quick bench-followers clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,17 @@ browser:
 run: $(STAMP) bytecode
 	$(BIN)/gambit serve
 
+# The whole suite, both stores and the browser, in parallel: many tests wait on PostgreSQL, subprocesses,
+# gunicorn and Chromium, so more workers than cores pay (measured on 2 cores: see README).
+# Tests that must stay on one worker share an xdist_group mark (tests/conftest.py).
+TEST_WORKERS ?= 4
 test: $(STAMP) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+
+# Quick feedback while working: the service layer on SQLite, no browser, no PostgreSQL, no slow checks.
+test-fast: $(STAMP)
+	GAMBIT_TEST_BACKENDS=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup \
+	  -m "not browser and not postgres and not slow" --ignore=tests/browser
 
 # Lint, format and types of the product packages (configured in pyproject.toml); CI runs it first.
 lint: $(STAMP)

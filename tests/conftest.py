@@ -1,12 +1,85 @@
-"""Shared fixtures: an app on a fresh SQLite store per test, and HTTP helpers that play by the API."""
+"""Shared fixtures: an app on a fresh store per test (SQLite and PostgreSQL), and the run's own reports.
+
+The suite runs in parallel under pytest-xdist (`make test`): every test has its own tmp_path,
+its own PostgreSQL schema (tests/stores.py) and free ports; the modules that must stay on one
+worker get an `xdist_group` mark here (run with `--dist loadgroup`).
+"""
 
 from __future__ import annotations
+
+import os
+import random
+from collections import Counter
 
 import pytest
 
 from service.app import create_app
 from service.settings import Settings
+from tests.hardening.conftest import add_totals, hardening_totals, summary_lines
 from tests.stores import BACKENDS, database_url_for
+
+LEGAL_MOVES_SEED = "GAMBIT_LEGAL_MOVES_SEED"
+_HARDENING_FROM_WORKERS: dict[str, Counter] = {}
+
+
+def pytest_configure(config) -> None:
+    """Draw the legal-move brute force's seed once, before xdist starts its workers (they inherit it)."""
+    if not os.environ.get(LEGAL_MOVES_SEED):
+        os.environ[LEGAL_MOVES_SEED] = str(random.SystemRandom().randrange(10**6))
+
+
+# Modules whose tests stay together on one worker (pytest-xdist, --dist loadgroup): each builds
+# something costly once per module (a venv with the package installed, a finished match's export,
+# a fuzzing schema) that would otherwise be built again on every worker. The browser modules'
+# live servers are cheap: their tests spread over the workers (each worker starts one Chromium).
+ONE_WORKER_MODULES = (
+    "tests/test_packaging.py",
+    "tests/test_verify_record_bounds.py",
+    "tests/test_verify_hostile_inputs.py",
+    "tests/test_verify_speed_reading.py",
+    "tests/test_verify_split.py",
+    "tests/hardening/test_api_fuzzing.py",
+    # Its last test checks that the module's match tests, together, exercised every operation.
+    "tests/test_openapi_contract.py",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks to group the items
+def pytest_collection_modifyitems(config, items) -> None:
+    """Keep each of ONE_WORKER_MODULES on one xdist worker."""
+    root = config.rootpath
+    for item in items:
+        module = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        if module in ONE_WORKER_MODULES:
+            item.add_marker(pytest.mark.xdist_group(module))
+
+
+def pytest_report_header(config) -> str:
+    """Say the seed, so a failure of a sampled check can be run again exactly."""
+    return f"legal-move sample seed: {LEGAL_MOVES_SEED}={os.environ[LEGAL_MOVES_SEED]}"
+
+
+def pytest_sessionfinish(session) -> None:
+    """In an xdist worker, hand the hardening totals back to the controller."""
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["hardening"] = hardening_totals()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """In the xdist controller, add up a finished worker's hardening totals."""
+    add_totals(_HARDENING_FROM_WORKERS, getattr(node, "workeroutput", {}).get("hardening", {}))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The hardening section: responses checked, requests generated, commands sent (over all workers)."""
+    totals = dict(_HARDENING_FROM_WORKERS)
+    add_totals(totals, hardening_totals())
+    lines = summary_lines(totals)
+    if lines:
+        terminalreporter.section("hardening")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -1,26 +1,48 @@
-"""Totals of the hardening tests, printed in the terminal summary (responses checked, examples run)."""
+"""Totals of the hardening tests (responses checked, examples run), summed for the terminal summary.
+
+The summary itself is printed by tests/conftest.py: under pytest-xdist the tests run in worker
+processes, so each worker hands its totals back and the controller adds them up.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections import Counter
+
+# (module, counter) pairs whose values the summary adds up.
+COUNTERS = (("tests.hardening.test_leak_hunt", "RESPONSES_CHECKED"), ("tests.hardening.test_api_fuzzing", "EXAMPLES"),
+            ("tests.hardening.test_api_fuzzing", "STATUSES"), ("tests.hardening.test_rules_fuzzing", "SENT"))
 
 
-def pytest_terminal_summary(terminalreporter) -> None:
+def hardening_totals() -> dict[str, dict]:
+    """This process's counters, by 'module.COUNTER' (empty where a module did not run)."""
+    totals = {}
+    for module_name, counter in COUNTERS:
+        module = sys.modules.get(module_name)
+        if module is not None and getattr(module, counter):
+            totals[f"{module_name}.{counter}"] = dict(getattr(module, counter))
+    return totals
+
+
+def add_totals(into: dict[str, Counter], totals: dict[str, dict]) -> None:
+    """Add one process's counters to the running sums."""
+    for name, counts in totals.items():
+        into.setdefault(name, Counter()).update(counts)
+
+
+def summary_lines(totals: dict[str, Counter]) -> list[str]:
+    """The hardening section's lines for the summed counters."""
     lines = []
-    leak_hunt = sys.modules.get("tests.hardening.test_leak_hunt")
-    if leak_hunt is not None and leak_hunt.RESPONSES_CHECKED:
-        total = sum(leak_hunt.RESPONSES_CHECKED.values())
-        by_viewer = ", ".join(f"{k} {v}" for k, v in sorted(leak_hunt.RESPONSES_CHECKED.items()))
-        lines.append(f"leak hunt: {total} responses checked for unrevealed secrets ({by_viewer})")
-    fuzzing = sys.modules.get("tests.hardening.test_api_fuzzing")
-    if fuzzing is not None and fuzzing.EXAMPLES:
-        total = sum(fuzzing.EXAMPLES.values())
-        lines.append(f"API fuzzing: {total} generated requests over {len(fuzzing.EXAMPLES)} operations, "
-                     f"statuses {dict(sorted(fuzzing.STATUSES.items()))}")
-    rules = sys.modules.get("tests.hardening.test_rules_fuzzing")
-    if rules is not None and rules.SENT:
-        lines.append(f"rules fuzzing: {sum(rules.SENT.values())} commands sent, answers {dict(sorted(rules.SENT.items()))}")
-    if lines:
-        terminalreporter.section("hardening")
-        for line in lines:
-            terminalreporter.write_line(line)
+    checked = totals.get("tests.hardening.test_leak_hunt.RESPONSES_CHECKED")
+    if checked:
+        by_viewer = ", ".join(f"{k} {v}" for k, v in sorted(checked.items()))
+        lines.append(f"leak hunt: {sum(checked.values())} responses checked for unrevealed secrets ({by_viewer})")
+    examples = totals.get("tests.hardening.test_api_fuzzing.EXAMPLES")
+    if examples:
+        statuses = totals.get("tests.hardening.test_api_fuzzing.STATUSES", Counter())
+        lines.append(f"API fuzzing: {sum(examples.values())} generated requests over {len(examples)} operations, "
+                     f"statuses {dict(sorted(statuses.items()))}")
+    sent = totals.get("tests.hardening.test_rules_fuzzing.SENT")
+    if sent:
+        lines.append(f"rules fuzzing: {sum(sent.values())} commands sent, answers {dict(sorted(sent.items()))}")
+    return lines
