@@ -45,7 +45,7 @@ test: $(STAMP) browser
 
 # Quick feedback while working: the service layer on SQLite, no browser, no PostgreSQL, no slow checks.
 test-fast: $(STAMP)
-	GAMBIT_TEST_BACKENDS=sqlite $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup \
+	GAMBIT_TEST_BACKENDS=sqlite GAMBIT_LEGAL_MOVES_SAMPLE=200 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup \
 	  -m "not browser and not postgres and not slow" --ignore=tests/browser
 
 # Lint, format and types of the product packages (configured in pyproject.toml); CI runs it first.

@@ -9,6 +9,7 @@ import itertools
 import json
 import random
 from collections import Counter
+import pytest
 
 from domain.ruleset import Viewer
 from domain.rulesets import gambit_board as gb
@@ -130,6 +131,7 @@ def play(config: dict, rng: random.Random, *, deep: bool):
     return game
 
 
+@pytest.mark.slow
 def test_random_playouts_keep_every_invariant_and_replay_to_the_same_state():
     rng = random.Random(20261122)
     reasons: Counter = Counter()

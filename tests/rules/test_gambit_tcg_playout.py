@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import json
 import random
+import pytest
 
 from domain.ruleset import RuleViolation, Viewer
 from domain.rulesets import gambit_tcg as g
@@ -188,6 +189,7 @@ def play(rng: random.Random, index: int) -> Game:
     raise AssertionError("no outcome after 5000 steps")
 
 
+@pytest.mark.slow
 def test_random_playouts_keep_the_invariants_and_replay_identically():
     rng = random.Random(20261122)
     for index in range(GAMES):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import pytest
 
 from domain.chance import Chance
 from domain.ruleset import RuleViolation, Viewer
@@ -154,6 +155,7 @@ def check_end(game: Game) -> None:
         assert view["hands"] == game.state["hands"] and view["deck"] == game.state["deck"]
 
 
+@pytest.mark.slow
 def test_random_playouts_keep_every_invariant_and_replay_exactly():
     rng = random.Random(20141122)
     kinds: set[str] = set()
