@@ -36,16 +36,20 @@ browser:
 run: $(STAMP) bytecode
 	$(BIN)/gambit serve
 
-# The whole suite, both stores and the browser, in parallel: many tests wait on PostgreSQL, subprocesses,
-# gunicorn and Chromium, so more workers than cores pay (measured on 2 cores: see README).
-# Tests that must stay on one worker share an xdist_group mark (tests/conftest.py).
+# The whole suite, both stores and the browser. Most tests wait on PostgreSQL, subprocesses or
+# gunicorn, so more workers than cores pay (measured on 2 cores: see README); each module runs
+# whole on one worker (--dist loadfile, tests/conftest.py). The browser tests run afterwards on
+# their own: they drive Chromium against live servers and time what the page shows, which the
+# parallel run's load on two cores made fail.
 TEST_WORKERS ?= 4
+PARALLEL := -n $(TEST_WORKERS) --dist loadfile
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/python -m pytest $(PARALLEL) --ignore=tests/browser
+	$(BIN)/python -m pytest tests/browser
 
 # Quick feedback while working: the service layer on SQLite, no browser, no PostgreSQL, no slow checks.
 test-fast: $(STAMP)
-	GAMBIT_TEST_BACKENDS=sqlite GAMBIT_LEGAL_MOVES_SAMPLE=200 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup \
+	GAMBIT_TEST_BACKENDS=sqlite GAMBIT_LEGAL_MOVES_SAMPLE=200 $(BIN)/python -m pytest $(PARALLEL) \
 	  -m "not browser and not postgres and not slow" --ignore=tests/browser
 
 # Lint, format and types of the product packages (configured in pyproject.toml); CI runs it first.

@@ -1,8 +1,11 @@
 """Shared fixtures: an app on a fresh store per test (SQLite and PostgreSQL), and the run's own reports.
 
 The suite runs in parallel under pytest-xdist (`make test`): every test has its own tmp_path,
-its own PostgreSQL schema (tests/stores.py) and free ports; the modules that must stay on one
-worker get an `xdist_group` mark here (run with `--dist loadgroup`).
+its own PostgreSQL schema (tests/stores.py) and free ports. Each module runs whole on one worker
+(`--dist loadfile`): module fixtures that build something costly (a venv with the package
+installed, a finished match's export, a fuzzing schema) are built once, and a module's last
+test may check what its other tests did (tests/test_openapi_contract.py). `--dist loadgroup`
+is not used: with pytest 9, xdist 3.8 ignores `xdist_group` marks (the tests spread anyway).
 """
 
 from __future__ import annotations
@@ -26,32 +29,6 @@ def pytest_configure(config) -> None:
     """Draw the legal-move brute force's seed once, before xdist starts its workers (they inherit it)."""
     if not os.environ.get(LEGAL_MOVES_SEED):
         os.environ[LEGAL_MOVES_SEED] = str(random.SystemRandom().randrange(10**6))
-
-
-# Modules whose tests stay together on one worker (pytest-xdist, --dist loadgroup): each builds
-# something costly once per module (a venv with the package installed, a finished match's export,
-# a fuzzing schema) that would otherwise be built again on every worker. The browser modules'
-# live servers are cheap: their tests spread over the workers (each worker starts one Chromium).
-ONE_WORKER_MODULES = (
-    "tests/test_packaging.py",
-    "tests/test_verify_record_bounds.py",
-    "tests/test_verify_hostile_inputs.py",
-    "tests/test_verify_speed_reading.py",
-    "tests/test_verify_split.py",
-    "tests/hardening/test_api_fuzzing.py",
-    # Its last test checks that the module's match tests, together, exercised every operation.
-    "tests/test_openapi_contract.py",
-)
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks to group the items
-def pytest_collection_modifyitems(config, items) -> None:
-    """Keep each of ONE_WORKER_MODULES on one xdist worker."""
-    root = config.rootpath
-    for item in items:
-        module = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
-        if module in ONE_WORKER_MODULES:
-            item.add_marker(pytest.mark.xdist_group(module))
 
 
 def pytest_report_header(config) -> str:
