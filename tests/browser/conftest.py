@@ -110,12 +110,21 @@ def relay_api(tab) -> list[tuple[str, str]]:
     Chromium does not keep the body of a streamed fetch, so the event stream is relayed whole
     (set a short `service.events.STREAM_SECONDS`): the list then holds every byte the page got.
     """
+    from playwright.sync_api import Error as PlaywrightError
+
     received: list[tuple[str, str]] = []
 
     def relay(route) -> None:
-        response = route.fetch(timeout=60000)
-        received.append((route.request.url, response.text()))
-        route.fulfill(response=response)
+        try:
+            response = route.fetch(timeout=60000)
+            received.append((route.request.url, response.text()))
+            route.fulfill(response=response)
+        except PlaywrightError as exc:
+            # A request still in flight when the test closes its page (the live stream, a poll)
+            # cannot be relayed any more: Playwright disposes of its response; anything else is
+            # the test's failure.
+            if not (tab.is_closed() or "has been disposed" in str(exc)):
+                raise
 
     tab.route(re.compile(r"^https?://[^/]+/matches(?:[/?]|$)"), relay)
     return received

@@ -209,6 +209,19 @@ def play_one_step(seats: list, rng: random.Random, ruleset: str, counts: dict) -
     group = tab.locator(f"{PANEL} .play-type[data-type='{kind}']")
     controls = group.locator("[data-testid=legal-command], [data-testid=legal-choice]")
     control = controls.nth(rng.randrange(controls.count()))
+    if counts["choices"] == 0:
+        # Form a choice the first time one is offered: the deal decides how long a match lasts, and
+        # a short one must still exercise the choice form.
+        offered = [
+            (candidate, group_choices)
+            for candidate, candidate_types in choices
+            for candidate_kind in candidate_types
+            if (group_choices := candidate.locator(
+                f"{PANEL} .play-type[data-type='{candidate_kind}'] [data-testid=legal-choice]")).count()
+        ]
+        if offered:
+            tab, group_choices = rng.choice(offered)
+            control = group_choices.nth(rng.randrange(group_choices.count()))
     before = panel(tab)["posted"]
     if control.get_attribute("data-testid") == "legal-choice":
         fill_choice(control, rng)
