@@ -97,7 +97,7 @@ def test_a_public_part_as_deep_as_a_request_body_may_be_is_read(tmp_path, honest
     def deepen(records):
         records[4]["public"]["deep"] = nested(40)
 
-    code, report, _ = verify(tmp_path, rechained(honest, deepen))
+    _code, report, _ = verify(tmp_path, rechained(honest, deepen))
     assert "format" not in failed(report), report
 
 

@@ -208,7 +208,7 @@ def test_the_most_time_the_service_adds_at_once_is_within_the_bound(app, client,
     def the_bound(records):
         _first(records, "TimeAdded")["public"]["seconds"] = MAX_ADDED_SECONDS
 
-    code, report = _tampered(app, client, timed, tmp_path, the_bound)
+    _code, report = _tampered(app, client, timed, tmp_path, the_bound)
     # A week more for p1: its ClockExpired then names the wrong deadline, which is the only finding.
     assert "but p1's clock gives 2026-11-29" in checks(report)["clock"][1], report
 

@@ -9,6 +9,7 @@ import itertools
 import json
 import random
 from collections import Counter
+
 import pytest
 
 from domain.ruleset import Viewer

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import json
 import random
+
 import pytest
 
 from domain.ruleset import RuleViolation, Viewer

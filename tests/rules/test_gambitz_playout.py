@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+
 import pytest
 
 from domain.chance import Chance
