@@ -27,7 +27,8 @@ import os
 import threading
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlparse
+
+from projections.sqlstore import pg_connection_kwargs
 
 log = logging.getLogger("gambit.leader")
 
@@ -134,19 +135,10 @@ def _pg_connect(database_url: str) -> Any:
     """A connection of its own (never from a pool: the lock belongs to its session)."""
     import psycopg  # only when PostgreSQL is configured
 
-    parsed = urlparse(database_url)
-    schema = parse_qs(parsed.query).get("schema", ["public"])[0]
     return psycopg.connect(
-        host=parsed.hostname or "127.0.0.1",
-        port=parsed.port or 5432,
-        user=unquote(parsed.username or "postgres"),
-        password=unquote(parsed.password or ""),
-        dbname=parsed.path.lstrip("/") or "postgres",
-        autocommit=True,
         # The server frees the lock when the session ends; keepalives (both ways) make a vanished
         # host's session end within about ten seconds rather than at the system's TCP timeout.
-        options=f"-c search_path={schema} {_SERVER_KEEPALIVES}",
-        connect_timeout=5,
+        **pg_connection_kwargs(database_url, options=_SERVER_KEEPALIVES),
         keepalives=1,
         keepalives_idle=KEEPALIVE_IDLE,
         keepalives_interval=KEEPALIVE_INTERVAL,

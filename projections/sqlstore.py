@@ -58,6 +58,26 @@ def create_schema_if_missing(pool: Any, schema: str) -> None:
             ) from None
 
 
+def pg_schema(url: str) -> str:
+    """The schema a PostgreSQL store URL names (`?schema=`), `public` by default."""
+    return parse_qs(urlparse(url).query).get("schema", ["public"])[0]
+
+
+def pg_connection_kwargs(url: str, options: str = "") -> dict[str, Any]:
+    """psycopg connection arguments for a PostgreSQL store URL, its schema first on the search path."""
+    parsed = urlparse(url)
+    return {
+        "host": parsed.hostname or "127.0.0.1",
+        "port": parsed.port or 5432,
+        "user": unquote(parsed.username or "postgres"),
+        "password": unquote(parsed.password or ""),
+        "dbname": parsed.path.lstrip("/") or "postgres",
+        "autocommit": True,
+        "options": f"-c search_path={pg_schema(url)} {options}".rstrip(),
+        "connect_timeout": 5,
+    }
+
+
 class SqlStore:
     """Connections to the read-model database: a few kept idle on SQLite, a small pool on PostgreSQL."""
 
@@ -88,19 +108,9 @@ class SqlStore:
                 if self._pg_pool is None:
                     from psycopg_pool import ConnectionPool  # only when PostgreSQL is configured
 
-                    parsed = urlparse(self.url)
-                    schema = parse_qs(parsed.query).get("schema", ["public"])[0]
+                    schema = pg_schema(self.url)
                     pool = ConnectionPool(
-                        kwargs={
-                            "host": parsed.hostname or "127.0.0.1",
-                            "port": parsed.port or 5432,
-                            "user": unquote(parsed.username or "postgres"),
-                            "password": unquote(parsed.password or ""),
-                            "dbname": parsed.path.lstrip("/") or "postgres",
-                            "autocommit": True,
-                            "options": f"-c search_path={schema}",
-                            "connect_timeout": 5,
-                        },
+                        kwargs=pg_connection_kwargs(self.url),
                         min_size=1,
                         max_size=READ_MODEL_POOL,
                         open=True,
