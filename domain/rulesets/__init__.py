@@ -11,49 +11,50 @@ loads that match's game alone, not the other four.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 from domain.ruleset import Ruleset
 
 
-def _gambitz() -> Ruleset:
+def _gambitz() -> Ruleset[Any, Any]:
     from domain.rulesets import gambitz
 
     return gambitz
 
 
-def _gambit_board() -> Ruleset:
+def _gambit_board() -> Ruleset[Any, Any]:
     from domain.rulesets import gambit_board
 
     return gambit_board
 
 
-def _dragons_gambit() -> Ruleset:
+def _dragons_gambit() -> Ruleset[Any, Any]:
     from domain.rulesets import dragons_gambit
 
     return dragons_gambit
 
 
-def _gambit_tcg() -> Ruleset:
+def _gambit_tcg() -> Ruleset[Any, Any]:
     from domain.rulesets import gambit_tcg
 
     return gambit_tcg
 
 
-def _gattai_conflict() -> Ruleset:
+def _gattai_conflict() -> Ruleset[Any, Any]:
     from domain.rulesets import gattai_conflict
 
     return gattai_conflict
 
 
-class _Registry(Mapping[str, Ruleset]):
+class _Registry(Mapping[str, Ruleset[Any, Any]]):
     """Ruleset ids to their games, each imported on first use (the ids are checked against the
     games' own `RULESET_ID` by tests/test_ruleset_contract_types.py)."""
 
-    def __init__(self, loaders: dict[str, Callable[[], Ruleset]]) -> None:
+    def __init__(self, loaders: dict[str, Callable[[], Ruleset[Any, Any]]]) -> None:
         self._loaders = loaders
-        self._loaded: dict[str, Ruleset] = {}
+        self._loaded: dict[str, Ruleset[Any, Any]] = {}
 
-    def __getitem__(self, ruleset_id: str) -> Ruleset:
+    def __getitem__(self, ruleset_id: str) -> Ruleset[Any, Any]:
         found = self._loaded.get(ruleset_id)
         if found is None:
             found = self._loaded[ruleset_id] = self._loaders[ruleset_id]()
@@ -66,7 +67,7 @@ class _Registry(Mapping[str, Ruleset]):
         return len(self._loaders)
 
 
-RULESETS: Mapping[str, Ruleset] = _Registry(
+RULESETS: Mapping[str, Ruleset[Any, Any]] = _Registry(
     {
         "gambitz": _gambitz,
         "gambit-board": _gambit_board,
@@ -82,6 +83,6 @@ def available() -> list[str]:
     return list(RULESETS)
 
 
-def get(ruleset_id: str) -> Ruleset:
+def get(ruleset_id: str) -> Ruleset[Any, Any]:
     """The ruleset for an id; KeyError when unknown."""
     return RULESETS[ruleset_id]
