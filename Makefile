@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast lint install bytecode browser bench bench-quick bench-followers clean
+.PHONY: run test test-fast spec lint install bytecode browser bench bench-quick bench-followers clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,10 @@ test: $(STAMP) browser
 test-fast: $(STAMP)
 	GAMBIT_TEST_BACKENDS=sqlite GAMBIT_LEGAL_MOVES_SAMPLE=200 $(BIN)/python -m pytest $(PARALLEL) \
 	  -m "not browser and not postgres and not slow" --ignore=tests/browser
+
+# The generated part of api-spec/openapi.yaml, written anew from the games' declarations (service/spec.py).
+spec: $(STAMP)
+	$(BIN)/gambit spec --write
 
 # Lint, format and types of the product packages (configured in pyproject.toml); CI runs it first.
 lint: $(STAMP)

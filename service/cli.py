@@ -154,6 +154,25 @@ def _export(args: argparse.Namespace) -> int:
     return run_export(args.match_id, args.tournament, args.output, ROLES[args.role])
 
 
+def _spec(args: argparse.Namespace) -> int:
+    from service.spec import SPEC_PATH, render
+
+    current = SPEC_PATH.read_text(encoding="utf-8")
+    wanted = render(current)
+    if args.write:
+        if wanted != current:
+            SPEC_PATH.write_text(wanted, encoding="utf-8")
+            print(f"gambit spec: wrote {SPEC_PATH}", flush=True)
+        return 0
+    if args.check:
+        if wanted != current:
+            print(f"gambit spec: {SPEC_PATH} differs from the games' declarations; run `gambit spec --write`")
+            return 1
+        return 0
+    sys.stdout.write(wanted)
+    return 0
+
+
 def _version() -> str:
     """The installed distribution's version: pyproject.toml is its one source."""
     from importlib.metadata import PackageNotFoundError, version
@@ -238,6 +257,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="whose form of the records to write (default: organizer, every secret)",
     )
     export.set_defaults(func=_export)
+    spec = sub.add_parser("spec", help="print api-spec/openapi.yaml as the games' declarations make it")
+    spec_mode = spec.add_mutually_exclusive_group()
+    spec_mode.add_argument("--write", action="store_true", help="write the generated part into the file")
+    spec_mode.add_argument("--check", action="store_true", help="exit 1 when the file differs from what it should be")
+    spec.set_defaults(func=_spec)
     return parser
 
 

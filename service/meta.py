@@ -14,6 +14,7 @@ from projections.scrub import whole_chain_problem
 from service.bodies import command_fields, command_json_schema
 from service.context import Gambit, gambit
 from service.problems import Problem, problem_response
+from service.spec import class_summary, event_types, view_types
 
 bp = Blueprint("meta", __name__)
 
@@ -89,7 +90,7 @@ class Rulesets(MethodView):
     """/rulesets"""
 
     def get(self) -> Response:
-        """Every ruleset this service plays, with its default config and command types."""
+        """Every ruleset this service plays: its default config and seats, its command types and event kinds."""
         out = []
         for ruleset_id in rulesets.available():
             module = rulesets.get(ruleset_id)
@@ -98,6 +99,8 @@ class Rulesets(MethodView):
                     "ruleset": ruleset_id,
                     "default_config": config_to_dict(module.Config()),
                     "commands": sorted(cls.type for cls in module.COMMANDS),
+                    "seats": module.seat_names(module.Config()),
+                    "events": module.EVENTS.kinds(),
                 }
             )
         return jsonify({"rulesets": out})
@@ -110,7 +113,8 @@ class RulesetItem(MethodView):
         """One ruleset: its default config and config fields, every command type with its fields, and its catalogue.
 
         `config_fields` and `match_options` come from the config declarations: each key's type,
-        default, range or choices and JSON Schema, so a client can build its forms from them.
+        default, range or choices and JSON Schema, so a client can build its forms from them;
+        `events` and `views` from the event and view declarations (the spec's schemas are the same).
         """
         if ruleset_id not in rulesets.available():
             raise Problem(
@@ -124,7 +128,7 @@ class RulesetItem(MethodView):
         commands = [
             {
                 "type": cls.type,
-                "summary": _summary(cls),
+                "summary": class_summary(cls) or "",
                 # Classes are hashable; mypy does not see it for a cached function's argument (python/mypy#11470).
                 "fields": list(command_fields(cls)),  # type: ignore[arg-type]
                 "schema": command_json_schema(cls),  # type: ignore[arg-type]
@@ -139,14 +143,10 @@ class RulesetItem(MethodView):
                 "catalogue": module.catalogue(),
                 "config_fields": describe_fields(module.Config),
                 "match_options": describe_fields(MatchOptions),
+                "events": event_types(ruleset_id),
+                "views": view_types(ruleset_id),
             }
         )
-
-
-def _summary(command_cls: type) -> str:
-    """The first line of a command class's docstring: what the command does."""
-    lines = (command_cls.__doc__ or "").strip().splitlines()
-    return lines[0] if lines else ""
 
 
 class SigningKey(MethodView):

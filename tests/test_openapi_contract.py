@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import random
 import tempfile
@@ -37,6 +38,7 @@ from domain import rulesets as rulesets_module
 from domain.choices import Choice, one_of, pair_part, pairs, random_body, sequence_of, subset_of, text, union_of
 from domain.rulesets.gambit_tcg import AssignBlockers, DeclareAttack, PlayCard
 from service.bodies import command_json_schema
+from service.spec import MARKER, generated_schemas, render, type_name
 from tests.support.api import auth, create_match, join_all, play_to_end
 from tests.support.sent_problems import Sent, sent_per_route
 
@@ -420,70 +422,33 @@ def test_command_schema_lists_the_gambitz_commands(api):
         assert f"`{command_type}`" in description, f"gambitz command {command_type!r} is not listed in Command"
 
 
-def test_every_ruleset_command_schema_in_the_spec_is_derived_from_its_command_class():
+def test_the_generated_part_of_the_spec_is_what_the_games_declare():
+    current = SPEC_PATH.read_text(encoding="utf-8")
+    wanted = render(current)
+    if wanted != current:
+        diff = "".join(difflib.unified_diff(current.splitlines(True), wanted.splitlines(True), "spec", "declared", n=1))
+        raise AssertionError(f"api-spec/openapi.yaml drifted from the declarations; run `make spec`:\n{diff[:4000]}")
+
+
+def test_the_hand_written_part_of_the_spec_defines_none_of_the_generated_schemas():
+    hand_written = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8").partition(MARKER)[0])
+    assert not set(hand_written["components"]["schemas"]) & set(generated_schemas())
+
+
+def test_each_ruleset_command_union_is_told_apart_by_type_and_listed_in_command():
     schemas = spec()["components"]["schemas"]
     for ruleset_id in rulesets_module.available():
         module = rulesets_module.get(ruleset_id)
-        refs = []
-        for cls in module.COMMANDS:
-            name = f"cmd.{ruleset_id}.{cls.type}"
-            assert name in schemas, f"{name} is missing from the spec"
-            documented = {k: v for k, v in schemas[name].items() if k != "description"}
-            assert documented == command_json_schema(cls), f"{name} drifted from {cls.__name__}"
-            refs.append(f"#/components/schemas/{name}")
-        union = schemas[ruleset_command_union(ruleset_id)]
-        assert sorted(entry["$ref"] for entry in union["oneOf"]) == sorted(refs)
+        union = schemas[type_name(ruleset_id, "Command")]
         assert union["discriminator"] == {"propertyName": "type", "mapping": {
             cls.type: f"#/components/schemas/cmd.{ruleset_id}.{cls.type}" for cls in module.COMMANDS}}
-        assert {"$ref": f"#/components/schemas/{ruleset_command_union(ruleset_id)}"} in schemas["Command"]["anyOf"]
+        for cls in module.COMMANDS:
+            documented = {k: v for k, v in schemas[f"cmd.{ruleset_id}.{cls.type}"].items() if k != "description"}
+            assert documented == command_json_schema(cls)
     listed = {entry["$ref"].rsplit("/", 1)[1] for entry in schemas["Command"]["anyOf"]}
-    assert listed == {ruleset_command_union(ruleset_id) for ruleset_id in rulesets_module.available()}
-
-
-def test_every_ruleset_config_schema_in_the_spec_is_derived_from_its_config_declarations():
-    schemas = spec()["components"]["schemas"]
-    for ruleset_id in rulesets_module.available():
-        name = ruleset_type_name(ruleset_id, "Config")
-        expected = config_json_schema(ruleset_id)
-        as_yaml = yaml.safe_dump({name: expected}, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
-        assert schemas.get(name) == expected, f"{name} drifted from the declarations; in the spec it should read:\n{as_yaml}"
-    listed = [entry["$ref"].rsplit("/", 1)[1] for entry in schemas["CreateMatch"]["properties"]["config"]["anyOf"]]
-    assert listed == [ruleset_type_name(ruleset_id, "Config") for ruleset_id in rulesets_module.available()]
-
-
-def config_json_schema(ruleset_id: str) -> dict:
-    """The JSON Schema of a ruleset's config, from its declarations and the match options'.
-
-    Each key is its declared schema with its default and meaning; object and list defaults are
-    left to `GET /rulesets/{id}` (openapi-python-client refuses an object property's default).
-    """
-    from domain.config_fields import describe_fields
-    from domain.match_options import MatchOptions
-
-    properties = {}
-    for field in describe_fields(rulesets_module.get(ruleset_id).Config) + describe_fields(MatchOptions):
-        schema = dict(field["schema"])
-        if field["type"] not in ("object", "array"):
-            schema["default"] = field["default"]
-        if field["description"] and "description" not in schema:
-            schema["description"] = field["description"]
-        properties[field["name"]] = schema
-    return {
-        "type": "object",
-        "description": f"The config of a `{ruleset_id}` match, as `GET /rulesets/{ruleset_id}` declares it.",
-        "properties": properties,
-        "additionalProperties": False,
-    }
-
-
-def ruleset_type_name(ruleset_id: str, suffix: str) -> str:
-    """A per-ruleset schema name of the spec: `gambit-tcg`, `Config` → `GambitTcgConfig`."""
-    return "".join(word.capitalize() for word in ruleset_id.split("-")) + suffix
-
-
-def ruleset_command_union(ruleset_id: str) -> str:
-    """The name of a ruleset's command union in the spec: `gambit-tcg` → `GambitTcgCommand`."""
-    return "".join(word.capitalize() for word in ruleset_id.split("-")) + "Command"
+    assert listed == {type_name(ruleset_id, "Command") for ruleset_id in rulesets_module.available()}
+    configs = [entry["$ref"].rsplit("/", 1)[1] for entry in schemas["CreateMatch"]["properties"]["config"]["anyOf"]]
+    assert configs == [type_name(ruleset_id, "Config") for ruleset_id in rulesets_module.available()]
 
 
 def test_every_kind_of_choice_domain_validates_against_the_choice_schema():
