@@ -1,0 +1,55 @@
+"""Toy Swap: the smallest game with the whole ruleset contract, kept in the tests as docs/adding-a-game.md's example.
+
+Two seats are each dealt one hidden card from a shuffled deck of six (1–6). On its turn a seat
+keeps its card (`hold`) or trades it, unseen, for the top of the deck (`swap`); once both have
+acted the cards are shown and the higher card wins. A seat whose time runs out forfeits.
+
+It is registered only by tests (tests/conformance/test_adding_a_game.py), to show that a game
+added to the registry is picked up everywhere with no list to edit: the conformance kit, the
+leak hunt, both fuzzers, the spec generator and the viewer's generic board.
+
+Files: config, commands, events (payload types, derived_secret/public), state (the state type,
+initial_state, the folds), rules (setup, decide and its checks, outcome, time_out), legal, view
+(view types, view, catalogue), readjudicate.
+"""
+
+from __future__ import annotations
+
+from .commands import COMMANDS, HoldCard, SwapCard
+from .config import Config, join_options, seat_names
+from .events import EVENTS, derived_public, derived_secret
+from .legal import legal_choices, legal_commands, may_act, to_act
+from .readjudicate import readjudicate
+from .rules import decide, outcome, setup, time_out
+from .state import FOLDS, evolve, initial_state
+from .view import VIEWS, catalogue, view
+
+RULESET_ID = "toy-game"
+
+__all__ = [
+    "COMMANDS",
+    "EVENTS",
+    "FOLDS",
+    "RULESET_ID",
+    "VIEWS",
+    "Config",
+    "HoldCard",
+    "SwapCard",
+    "catalogue",
+    "decide",
+    "derived_public",
+    "derived_secret",
+    "evolve",
+    "initial_state",
+    "join_options",
+    "legal_choices",
+    "legal_commands",
+    "may_act",
+    "outcome",
+    "readjudicate",
+    "seat_names",
+    "setup",
+    "time_out",
+    "to_act",
+    "view",
+]

@@ -1,0 +1,32 @@
+"""What each Toy Swap seat may do now: the named checks of decide, asked rather than repeated."""
+
+from __future__ import annotations
+
+from domain.choices import Choice
+from domain.ruleset import Command, passes
+
+from .commands import HoldCard, SwapCard
+from .rules import check_seat_may_act
+from .state import ToyState
+
+
+def legal_commands(state: ToyState, seat: str) -> list[Command]:
+    """Hold or swap, for the seat whose turn it is."""
+    if not passes(check_seat_may_act, state, seat):
+        return []
+    return [HoldCard(), SwapCard()]
+
+
+def legal_choices(state: ToyState, seat: str) -> list[Choice]:
+    """None: every command is listed."""
+    return []
+
+
+def to_act(state: ToyState) -> list[str]:
+    """The seat whose turn it is (nobody once the game has ended)."""
+    return [] if state["turn"] is None or state["end_reason"] is not None else [state["turn"]]
+
+
+def may_act(state: ToyState) -> list[str]:
+    """Nobody acts out of turn."""
+    return []
