@@ -48,7 +48,7 @@ from dataclasses import MISSING
 from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.json_types import schema_of
-from domain.ruleset import Event
+from domain.vocabulary import Event
 
 S = TypeVar("S")
 P = TypeVar("P", bound="Payload")

@@ -67,7 +67,7 @@ def _union(args: tuple) -> dict:
 
 def _typed_dict(hint: type) -> dict:
     hints = typing.get_type_hints(hint)
-    required = sorted(getattr(hint, "__required_keys__", frozenset()))
+    required = sorted(typing.cast(Any, hint).__required_keys__)
     out: dict[str, Any] = {
         "type": "object",
         "properties": {key: schema_of(value) for key, value in hints.items()},

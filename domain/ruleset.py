@@ -85,20 +85,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from domain.choices import Choice
+from domain.vocabulary import ORGANIZER, SPECTATOR, Event, Viewer
 
 if TYPE_CHECKING:
     from domain.chance import Chance
     from domain.event_types import EventTypes, Folds
     from domain.view_types import ViewTypes
 
-SPECTATOR = "spectator"
-ORGANIZER = "organizer"
 
 # The state of the framework's eye: plain JSON data. Each game types its own (a TypedDict in its
 # state.py) and implements `Ruleset[ItsState]`; code that serves every game holds `Ruleset[Any]`.
 State = dict
 GameState = TypeVar("GameState")
-GameConfig = TypeVar("GameConfig", contravariant=True)
+GameConfig_contra = TypeVar("GameConfig_contra", contravariant=True)
 
 
 class RuleViolation(Exception):
@@ -117,28 +116,6 @@ class ConfigError(ValueError):
         super().__init__(f"{field_name}: {detail}")
         self.field = field_name
         self.detail = detail
-
-
-@dataclass(frozen=True)
-class Event:
-    """A fact a ruleset decided: past-tense `kind`, a public part, an optional secret.
-
-    `audience` lists the seats that may see the secret while the match runs (`()` when only
-    organizers may); it is None exactly when there is no secret. `opens` names earlier
-    versions this event reveals to everyone (a sealed card turned face up, a lost piece's
-    powers shown): their whole secret must be public from now on. `evidence` names earlier
-    versions a ruling rests on that stay sealed (a seat's hidden powers behind a false claim):
-    they are copied into this event's own secret, for its audience, organizers, and everyone
-    once the match ends. `version` is set by the match when the event is recorded.
-    """
-
-    kind: str
-    public: dict
-    secret: dict | None = None
-    audience: tuple[str, ...] | None = None
-    opens: tuple[int, ...] = ()
-    version: int | None = None
-    evidence: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -163,27 +140,7 @@ class Command:
         return out
 
 
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking: a seat, a spectator or an organizer; `sees_all` once the match ended."""
-
-    role: str
-    seat: str | None = None
-    sees_all: bool = False
-
-    @property
-    def label(self) -> str:
-        """The `viewer` value of a view: the seat name, `spectator` or `organizer`."""
-        return self.seat if self.seat is not None else self.role
-
-    def may_see(self, audience: tuple[str, ...] | list[str] | None) -> bool:
-        """Whether a secret with this audience is visible to this viewer."""
-        if audience is None:
-            return True
-        return self.sees_all or (self.seat is not None and self.seat in audience)
-
-
-class Ruleset(Protocol[GameState, GameConfig]):
+class Ruleset(Protocol[GameState, GameConfig_contra]):
     """The module surface every ruleset provides (see the module docstring), over its own state type."""
 
     # Read-only members: a module's own Config class and command tuple are narrower types, which
@@ -201,11 +158,11 @@ class Ruleset(Protocol[GameState, GameConfig]):
     @property
     def VIEWS(self) -> ViewTypes: ...
 
-    def seat_names(self, config: GameConfig) -> list[str]: ...
-    def join_options(self, config: GameConfig, seat: str, raw: dict) -> dict: ...
-    def initial_state(self, config: GameConfig, seats: list[str]) -> GameState: ...
+    def seat_names(self, config: GameConfig_contra) -> list[str]: ...
+    def join_options(self, config: GameConfig_contra, seat: str, raw: dict) -> dict: ...
+    def initial_state(self, config: GameConfig_contra, seats: list[str]) -> GameState: ...
     def setup(
-        self, config: GameConfig, seats: list[str], chance: Chance, seat_options: dict[str, dict] | None = None
+        self, config: GameConfig_contra, seats: list[str], chance: Chance, seat_options: dict[str, dict] | None = None
     ) -> list[Event]: ...
     def decide(self, state: GameState, seat: str, command: Command, chance: Chance) -> list[Event]: ...
     def evolve(self, state: GameState, event: Event) -> GameState: ...
@@ -366,7 +323,7 @@ __all__ = [
     "Command",
     "ConfigError",
     "Event",
-    "GameConfig",
+    "GameConfig_contra",
     "GameState",
     "RuleViolation",
     "Ruleset",

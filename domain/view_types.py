@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.ruleset import ORGANIZER, Viewer
+from domain.vocabulary import ORGANIZER, Viewer
 
 
 @dataclass(frozen=True)
