@@ -62,12 +62,6 @@ def test_every_contract_member_is_defined_in_the_file_of_its_role(ruleset_id):
                 f"{ruleset_id}.{member} is defined in {exported.__module__}, not {module.__name__}")
 
 
-def test_every_ruleset_file_is_sized_to_read_in_one_sitting():
-    long = {str(path.relative_to(ROOT)): n for path in (ROOT / "domain" / "rulesets").rglob("*.py")
-            if (n := len(path.read_text().splitlines())) > MAX_LINES}
-    assert not long, f"files over {MAX_LINES} lines: {long}"
-
-
 def _imports(path: pathlib.Path, module: str) -> set[str]:
     """The domain modules a file imports (relative imports resolved; a package's own submodules included)."""
     tree = ast.parse(path.read_text())
@@ -190,3 +184,15 @@ def test_every_allowed_probe_is_still_there():
 def test_no_module_is_imported_by_a_computed_name(layer):
     dynamic = [str(p.relative_to(ROOT)) for p in (ROOT / layer).rglob("*.py") if "import importlib" in p.read_text()]
     assert not dynamic, f"importlib in {dynamic}"
+
+
+def _product_scripts() -> list[pathlib.Path]:
+    """Every JavaScript module the viewer serves (service/static, shipped as package data)."""
+    return sorted((ROOT / "service" / "static").rglob("*.js"))
+
+
+def test_every_product_file_is_sized_to_read_in_one_sitting():
+    long = {str(path.relative_to(ROOT)): n for path in _product_files() + _product_scripts()
+            if (n := len(path.read_text().splitlines())) > MAX_LINES}
+    assert not long, f"product files over {MAX_LINES} lines (split them by responsibility): " + ", ".join(
+        f"{name} ({n} lines)" for name, n in long.items())
