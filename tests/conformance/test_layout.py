@@ -3,7 +3,9 @@
 Each role of the contract lives in the file of that name in every game (domain/ruleset.py lists
 them); no ruleset module imports another in a cycle; the shared scratch pad and state copy are
 `domain.decision`, not per-game copies; the contract (and every other attribute in the product) is
-reached by name, never probed with `hasattr` or a `getattr` of a literal name.
+reached by name, never probed with `hasattr` or a `getattr` of a literal name; no product file,
+Python or JavaScript, is longer than one sitting. Structural facts are read from the parsed code
+(`ast`), never by searching its text, so a comment or a string that mentions them does not count.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ ROLES = {
     "readjudicate": ["readjudicate"],
 }
 
-# A file longer than this is split by role or mechanism (each file is read in one sitting).
+# A product file (Python or JavaScript) longer than this is split by role or mechanism (each file is
+# read in one sitting).
 MAX_LINES = 520
 
 
@@ -60,12 +63,6 @@ def test_every_contract_member_is_defined_in_the_file_of_its_role(ruleset_id):
                 continue
             assert exported.__module__ == module.__name__, (
                 f"{ruleset_id}.{member} is defined in {exported.__module__}, not {module.__name__}")
-
-
-def test_every_ruleset_file_is_sized_to_read_in_one_sitting():
-    long = {str(path.relative_to(ROOT)): n for path in (ROOT / "domain" / "rulesets").rglob("*.py")
-            if (n := len(path.read_text().splitlines())) > MAX_LINES}
-    assert not long, f"files over {MAX_LINES} lines: {long}"
 
 
 def _imports(path: pathlib.Path, module: str) -> set[str]:
@@ -126,10 +123,40 @@ def test_no_domain_module_imports_itself_through_a_cycle():
     assert not cycle, f"import cycle: {' -> '.join(cycle)}"
 
 
+def _dotted(node: ast.expr) -> str:
+    """A called name as written (`json.loads`, `fast_copy`), or "" for anything computed."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and (base := _dotted(node.value)):
+        return f"{base}.{node.attr}"
+    return ""
+
+
+def _own_state_copies(path: pathlib.Path) -> list[str]:
+    """Where a file copies state its own way: a `fast_copy` of its own, or `json.loads(json.dumps(...))`."""
+    relative = str(path.relative_to(ROOT))
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=relative)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == "fast_copy":
+            found.append(f"{relative}:{node.lineno}: def fast_copy")
+        elif (isinstance(node, ast.Call) and _dotted(node.func) in {"json.loads", "loads"} and node.args
+              and isinstance(node.args[0], ast.Call) and _dotted(node.args[0].func) in {"json.dumps", "dumps"}):
+            found.append(f"{relative}:{node.lineno}: json.loads(json.dumps(...))")
+    return found
+
+
 def test_the_scratch_pad_and_state_copy_live_once():
-    copies = [str(p.relative_to(ROOT)) for p in (ROOT / "domain" / "rulesets").rglob("*.py")
-              if "def fast_copy" in p.read_text() or "json.loads(json.dumps(" in p.read_text()]
+    copies = [copy for p in sorted((ROOT / "domain" / "rulesets").rglob("*.py")) for copy in _own_state_copies(p)]
     assert not copies, f"rulesets copying state their own way (use domain.decision): {copies}"
+
+
+def test_the_copy_check_finds_a_defined_fast_copy_and_a_json_round_trip_but_not_a_call_or_a_mention(
+        tmp_path, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    sample = tmp_path / "sample.py"
+    sample.write_text("def fast_copy(s):\n    return json.loads(json.dumps(s))\n"
+                      "fast_copy(x)\njson.loads(text)\nwords = 'json.loads(json.dumps(x))'\n")
+    assert _own_state_copies(sample) == ["sample.py:1: def fast_copy", "sample.py:2: json.loads(json.dumps(...))"]
 
 
 # `getattr` with a literal attribute name that the product keeps on purpose: (file, name) -> why.
@@ -186,7 +213,43 @@ def test_every_allowed_probe_is_still_there():
     assert kept >= PROBES_ALLOWED, f"allowed probes that are gone (drop them from the list): {PROBES_ALLOWED - kept}"
 
 
+def _computed_imports(path: pathlib.Path) -> list[str]:
+    """Every import by a computed name in a file: `__import__(...)` and importlib's `import_module(...)`."""
+    relative = str(path.relative_to(ROOT))
+    tree = ast.parse(path.read_text(), filename=relative)
+    importers = {"__import__"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            importers.update(f"{alias.asname or alias.name}.import_module" for alias in node.names
+                             if alias.name == "importlib")
+        elif isinstance(node, ast.ImportFrom) and node.module == "importlib":
+            importers.update(alias.asname or alias.name for alias in node.names if alias.name == "import_module")
+    return [f"{relative}:{node.lineno}: {_dotted(node.func)}(...)" for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and _dotted(node.func) in importers]
+
+
 @pytest.mark.parametrize("layer", ["domain", "projections", "service"])
 def test_no_module_is_imported_by_a_computed_name(layer):
-    dynamic = [str(p.relative_to(ROOT)) for p in (ROOT / layer).rglob("*.py") if "import importlib" in p.read_text()]
-    assert not dynamic, f"importlib in {dynamic}"
+    dynamic = [found for p in sorted((ROOT / layer).rglob("*.py")) for found in _computed_imports(p)]
+    assert not dynamic, f"modules imported by a computed name: {dynamic}"
+
+
+def test_the_import_check_finds_import_module_and_dunder_import_but_not_importlib_metadata(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    sample = tmp_path / "sample.py"
+    sample.write_text("import importlib as il\nfrom importlib import import_module as load\n"
+                      "from importlib.metadata import version\nil.import_module(n)\nload(n)\n__import__(n)\nversion('x')\n")
+    assert _computed_imports(sample) == [
+        "sample.py:4: il.import_module(...)", "sample.py:5: load(...)", "sample.py:6: __import__(...)"]
+
+
+def _product_scripts() -> list[pathlib.Path]:
+    """Every JavaScript module the viewer serves (service/static, shipped as package data)."""
+    return sorted((ROOT / "service" / "static").rglob("*.js"))
+
+
+def test_every_product_file_is_sized_to_read_in_one_sitting():
+    long = {str(path.relative_to(ROOT)): n for path in _product_files() + _product_scripts()
+            if (n := len(path.read_text().splitlines())) > MAX_LINES}
+    assert not long, f"product files over {MAX_LINES} lines (split them by responsibility): " + ", ".join(
+        f"{name} ({n} lines)" for name, n in long.items())
