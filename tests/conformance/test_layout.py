@@ -26,11 +26,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 ROLES = {
     "config": ["Config", "seat_names", "join_options"],
     "commands": ["COMMANDS"],
-    "events": ["derived_secret", "derived_public"],
-    "state": ["initial_state", "evolve"],
+    "events": ["EVENTS", "derived_secret", "derived_public"],
+    "state": ["initial_state", "evolve", "FOLDS"],
     "rules": ["setup", "decide", "outcome", "time_out"],
     "legal": ["legal_commands", "legal_choices", "to_act", "may_act"],
-    "view": ["view", "catalogue"],
+    "view": ["VIEWS", "view", "catalogue"],
     "readjudicate": ["readjudicate"],
 }
 
@@ -58,8 +58,8 @@ def test_every_contract_member_is_defined_in_the_file_of_its_role(ruleset_id):
         module = importlib.import_module(f"{package.__name__}.{role}")
         for member in members:
             exported = getattr(package, member)
-            if member == "COMMANDS":
-                assert exported is module.COMMANDS, f"{ruleset_id}.COMMANDS is not {role}.COMMANDS"
+            if member.isupper():  # a declaration (COMMANDS, EVENTS, FOLDS, VIEWS): the object of that file
+                assert exported is vars(module).get(member), f"{ruleset_id}.{member} is not {role}.{member}"
                 continue
             assert exported.__module__ == module.__name__, (
                 f"{ruleset_id}.{member} is defined in {exported.__module__}, not {module.__name__}")
