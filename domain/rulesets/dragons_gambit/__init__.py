@@ -20,9 +20,10 @@ Rules: docs/rules/dragons-gambit.md, over the game's seed. Decisions where both 
   once (reason `time`, the outcome names it `forfeited`); the other seats are ranked by their match scores
   as they stand (the round in play does not count), and the forfeiting seat is never among the winners.
 
-Files: config (Config, seats) · cards (deck, faces, deals) · commands · events (event parts,
-derived_*) · state (initial_state, evolve) · rules (setup, decide, checks, outcome) · legal
-(to_act, may_act, legal moves) · view (view, catalogue) · readjudicate.
+Files: config (Config, seats) · cards (deck, faces, deals) · commands · events (EVENTS: every
+event kind as a typed payload; their parts, derived_*) · state (DragonsState, initial_state,
+FOLDS: one fold per payload type, evolve) · rules (setup, decide, checks, outcome) · legal
+(to_act, may_act, legal moves) · view (VIEWS: each viewer's shape; view, catalogue) · readjudicate.
 """
 
 from __future__ import annotations
@@ -43,20 +44,23 @@ from .commands import (
     TakeDiscard,
 )
 from .config import RULESET_ID, Config, join_options, seat_names
-from .events import derived_public, derived_secret
+from .events import EVENT_KINDS, EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
-from .state import EVENT_KINDS, evolve, initial_state
-from .view import catalogue, view
+from .state import FOLDS, evolve, initial_state
+from .view import VIEWS, catalogue, view
 
 __all__ = [
     "ABILITIES",
     "CARD_IDS",
     "COMMANDS",
+    "EVENTS",
     "EVENT_KINDS",
     "FACE",
+    "FOLDS",
     "RULESET_ID",
+    "VIEWS",
     "AddToken",
     "BlindSwap",
     "CallFinalGambit",

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Literal, cast
+
+if TYPE_CHECKING:
+    from .state import DragonsState
+
+# The faces whose card, discarded straight from the draw, grants an ability, and the abilities.
+SpecialFace = Literal[8, 9, 10, 11, 12]
+AbilityName = Literal["plus_token", "peek_other", "peek_own", "minus_token", "blind_swap"]
+
 GRID_SLOTS = 4
 NEAR_ROW = (2, 3)
 
@@ -17,8 +26,20 @@ CARD_IDS: tuple[str, ...] = tuple(f"c{i:02d}" for i in range(52))
 FACE: dict[str, int] = dict(zip(CARD_IDS, _deck_faces()))
 
 # Special abilities by face, triggered only when a freshly drawn card is discarded straight away.
-ABILITIES: dict[int, str] = {8: "plus_token", 9: "peek_other", 10: "peek_own", 11: "minus_token", 12: "blind_swap"}
-TOKEN_DELTA: dict[int, int] = {8: 1, 11: -1}
+ABILITIES: dict[int, AbilityName] = {
+    8: "plus_token",
+    9: "peek_other",
+    10: "peek_own",
+    11: "minus_token",
+    12: "blind_swap",
+}
+TOKEN_DELTA: dict[int, Literal[1, -1]] = {8: 1, 11: -1}
+
+
+def special_face(card: str) -> SpecialFace | None:
+    """The card's face when it grants an ability (discarded straight from the draw), else None."""
+    face = FACE[card]
+    return cast(SpecialFace, face) if face in ABILITIES else None
 
 
 def is_valid_slot(slot: object) -> bool:
@@ -26,7 +47,7 @@ def is_valid_slot(slot: object) -> bool:
     return isinstance(slot, int) and not isinstance(slot, bool) and 0 <= slot < GRID_SLOTS
 
 
-def card_value(state: dict, card: str) -> int:
+def card_value(state: DragonsState, card: str) -> int:
     """A card's value: its face plus the tokens on it."""
     return FACE[card] + state["tokens"].get(card, 0)
 
@@ -41,6 +62,13 @@ def deal_layout(permutation: list[int], seats: list[str]) -> tuple[dict[str, lis
             grids[seat].append(order[position])
             position += 1
     return grids, order[position:]
+
+
+def round_first_seat(state: DragonsState, round_no: int) -> str:
+    """Who opens a round: `first_seat` in round 1, then the next seat each round (house rule)."""
+    seats = state["seats"]
+    start = seats.index(state["config"]["first_seat"])
+    return seats[(start + round_no - 1) % len(seats)]
 
 
 def reshuffled_pile(discard: list[str], permutation: list[int]) -> list[str]:

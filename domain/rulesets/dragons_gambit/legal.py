@@ -22,27 +22,29 @@ from .commands import (
     TakeDiscard,
 )
 from .rules import check_command
+from .state import DragonsState
 
 
-def to_act(state: dict) -> list[str]:
+def to_act(state: DragonsState) -> list[str]:
     """Seats the match waits for: the unpeeked seats in a `choose` peek, else the seat on turn."""
     if state["phase"] == "peek":
         if state["config"]["initial_peek"] != "choose":
             return []
         return [s for s in state["seats"] if not state["peeked"][s]]
-    if state["phase"] == "turn":
-        return [state["current"]]
+    on_turn = state["current"]
+    if state["phase"] == "turn" and on_turn is not None:
+        return [on_turn]
     return []
 
 
-def may_act(state: dict) -> list[str]:
+def may_act(state: DragonsState) -> list[str]:
     """Nobody: every action of this game is taken by a seat the match waits for."""
     # The rules have no out-of-turn action: abilities belong to the seat on turn, the Final
     # Gambit is a turn's choice, and the simultaneous `choose` peek waits for every seat.
     return []
 
 
-def _candidates(state: dict, seat: str) -> list[Command]:
+def _candidates(state: DragonsState, seat: str) -> list[Command]:
     slots = range(GRID_SLOTS)
     others = [s for s in state["seats"] if s != seat]
     if state["phase"] == "peek":
@@ -66,13 +68,13 @@ def _candidates(state: dict, seat: str) -> list[Command]:
     return [DrawCard()] + [TakeDiscard(s) for s in slots] + [CallFinalGambit()]
 
 
-def legal_commands(state: dict, seat: str) -> list[Command]:
+def legal_commands(state: DragonsState, seat: str) -> list[Command]:
     """Every command `seat` may issue now (complete: at most 81 entries, for a 12 with six seats)."""
     if seat not in to_act(state):
         return []
     return [command for command in _candidates(state, seat) if passes(check_command, state, seat, command)]
 
 
-def legal_choices(state: dict, seat: str) -> list[Choice]:
+def legal_choices(state: DragonsState, seat: str) -> list[Choice]:
     """None: every legal command is listed by legal_commands (at most 81)."""
     return []

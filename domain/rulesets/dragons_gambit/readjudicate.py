@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from domain.ruleset import Event
 
-from .events import round_end_public
+from .events import round_ended
+from .state import DragonsState
 
 
-def readjudicate(state: dict, event: Event) -> dict:
+def readjudicate(state: DragonsState, event: Event) -> dict:
     """The Final Gambit ruling the rules give for the hands in `state` (what a verifier compares)."""
-    return round_end_public(state)["bluff_call"]
+    return dict(round_ended(state).bluff_call)

@@ -6,20 +6,24 @@ list of legal commands can never disagree with what `decide` accepts.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Literal, cast
 
+from domain.chance import Chance
 from domain.decision import Decision, GameEnded
+from domain.event_types import Payload
 from domain.ruleset import (
     Command,
     Event,
     RuleViolation,
+    State,
     chance_event,
     check_game_running,
     check_seat_in_match,
     check_seat_to_act,
 )
 
-from .cards import NEAR_ROW, is_valid_slot
+from .cards import NEAR_ROW, SpecialFace, is_valid_slot
 from .commands import (
     ABILITY_COMMAND,
     ABILITY_COMMANDS,
@@ -38,23 +42,30 @@ from .commands import (
 )
 from .config import Config
 from .events import (
+    AbilitySkipped,
+    CardDrawn,
+    CardPeeked,
+    CardsBlindSwapped,
+    DrawnCardSwapped,
+    FinalGambitCalled,
+    SeatTimedOut,
     deal_public,
     dealt_grids,
-    discard_started_public,
-    discard_taken_public,
+    discard_started,
+    discard_taken,
     discarded_card,
-    drawn_discarded_public,
-    initial_peek_event,
+    drawn_discarded,
+    initial_peek,
     peeked_card,
     reshuffle_public,
     reshuffled_draw_pile,
     round_end_opens,
-    round_end_public,
-    token_public,
+    round_ended,
+    token_added,
     top_card,
     without_chance,
 )
-from .state import evolve, initial_state
+from .state import DragonsState, evolve, initial_state
 
 # --- the named checks of decide (legal.py lists commands with them) ---------------------------
 
@@ -65,14 +76,14 @@ def check_slot(slot: object) -> None:
         raise RuleViolation("invalid_slot", f"slot must be 0, 1, 2 or 3, not {slot!r}")
 
 
-def check_other_seat(state: dict, actor: str, seat: str) -> None:
+def check_other_seat(state: DragonsState, actor: str, seat: str) -> None:
     """An ability aimed at another seat must name a seat of the match other than the actor's."""
     check_seat_in_match(state["seats"], seat)
     if seat == actor:
         raise RuleViolation("must_target_another_seat", "this ability targets another seat's card")
 
 
-def check_final_gambit(state: dict) -> None:
+def check_final_gambit(state: DragonsState) -> None:
     """Final Gambit is called once a round, and only after every seat has taken a turn (house rule)."""
     if state["caller"] is not None:
         raise RuleViolation("final_gambit_already_called", f"{state['caller']} already called Final Gambit this round")
@@ -80,7 +91,7 @@ def check_final_gambit(state: dict) -> None:
         raise RuleViolation("final_gambit_too_early", "every seat must have taken a turn this round first")
 
 
-def check_peek(state: dict, seat: str, command: Command) -> None:
+def check_peek(state: DragonsState, seat: str, command: Command) -> None:
     """During the initial peek a seat peeks once, at two distinct slots of its own grid."""
     if not isinstance(command, PeekCards):
         raise RuleViolation("initial_peek_pending", "every seat must first peek at two of its cards")
@@ -100,9 +111,8 @@ def check_drawn_card(command: Command) -> None:
         check_slot(command.slot)
 
 
-def check_ability(state: dict, seat: str, command: Command) -> None:
-    """After discarding a special card, the seat uses that card's ability (on valid targets) or skips it."""
-    face = state["pending_ability"]["face"]
+def check_ability(state: DragonsState, seat: str, command: Command, face: SpecialFace) -> None:
+    """After discarding a special card (of `face`), the seat uses that card's ability (on valid targets) or skips it."""
     if isinstance(command, SkipAbility):
         return
     if not isinstance(command, ABILITY_COMMANDS):
@@ -123,7 +133,7 @@ def check_ability(state: dict, seat: str, command: Command) -> None:
         check_slot(command.other_slot)
 
 
-def check_turn_start(state: dict, command: Command) -> None:
+def check_turn_start(state: DragonsState, command: Command) -> None:
     """A turn starts with a draw, a take from a non-empty discard pile, or a Final Gambit call."""
     if isinstance(command, (SwapDrawnCard, DiscardDrawnCard)):
         raise RuleViolation("no_drawn_card", "draw a card first")
@@ -137,7 +147,7 @@ def check_turn_start(state: dict, command: Command) -> None:
         check_final_gambit(state)
 
 
-def check_command(state: dict, seat: str, command: Command) -> None:
+def check_command(state: DragonsState, seat: str, command: Command) -> None:
     """Raise RuleViolation unless `seat` may issue `command` now."""
     check_game_running(state["phase"] == "over")
     check_seat_in_match(state["seats"], seat)
@@ -148,11 +158,13 @@ def check_command(state: dict, seat: str, command: Command) -> None:
         return
     if isinstance(command, PeekCards):
         raise RuleViolation("peek_not_available", "the initial peek is over")
-    check_seat_to_act(seat, [state["current"]] if state["phase"] == "turn" else [])
+    on_turn = state["current"]
+    check_seat_to_act(seat, [on_turn] if state["phase"] == "turn" and on_turn is not None else [])
+    pending = state["pending_ability"]
     if state["drawn"] is not None:
         check_drawn_card(command)
-    elif state["pending_ability"] is not None:
-        check_ability(state, seat, command)
+    elif pending is not None:
+        check_ability(state, seat, command, pending["face"])
     else:
         check_turn_start(state, command)
 
@@ -160,8 +172,30 @@ def check_command(state: dict, seat: str, command: Command) -> None:
 # --- decide -----------------------------------------------------------------------------------
 
 
-def _deal_round(d: Decision) -> None:
-    public = deal_public(d.state)
+def _match_over(state: State) -> bool:
+    return state["phase"] == "over"
+
+
+class Pad(Decision):
+    """Decide's scratch pad (domain.decision) over this game's state, which `table` reads typed."""
+
+    def __init__(self, state: DragonsState, chance: Chance, stop_at_match_end: bool = False) -> None:
+        # Decision holds the framework's untyped State; this game's state is that dict, typed.
+        fold = cast(Callable[[State, Event], State], evolve)
+        super().__init__(cast(State, state), chance, fold, ended=_match_over if stop_at_match_end else None)
+
+    @property
+    def table(self) -> DragonsState:
+        """The state as it stands after the events decided so far."""
+        return cast(DragonsState, self.state)
+
+    def record(self, payload: Payload, audience: tuple[str, ...] | None = None, opens: tuple[int, ...] = ()) -> None:
+        """Emit the event recording a typed payload (its audience when it has a secret)."""
+        self.add(payload.event(audience, opens))
+
+
+def _deal_round(d: Pad) -> None:
+    public = deal_public(d.table)
     drawn = d.chance.permutation("deal", public["chance"]["n"])
     d.add(
         chance_event(
@@ -169,18 +203,18 @@ def _deal_round(d: Decision) -> None:
             drawn,
             without_chance(public),
             hidden_from_all_but=(),
-            secret=dealt_grids(d.state, drawn.result),
+            secret=dealt_grids(d.table, drawn.result),
         )
     )
-    if d.state["config"]["initial_peek"] == "near":
-        for seat in d.state["seats"]:
-            d.add(initial_peek_event(d.state, seat, list(NEAR_ROW)))
-        d.emit("DiscardStarted", discard_started_public(d.state))
+    if d.table["config"]["initial_peek"] == "near":
+        for seat in d.table["seats"]:
+            d.record(initial_peek(d.table, seat, list(NEAR_ROW)), (seat,))
+        d.record(discard_started(d.table))
 
 
-def _draw(d: Decision, seat: str) -> None:
-    if not d.state["draw_pile"]:
-        public = reshuffle_public(d.state)
+def _draw(d: Pad, seat: str) -> None:
+    if not d.table["draw_pile"]:
+        public = reshuffle_public(d.table)
         drawn = d.chance.permutation("reshuffle", public["chance"]["n"])
         d.add(
             chance_event(
@@ -188,78 +222,80 @@ def _draw(d: Decision, seat: str) -> None:
                 drawn,
                 without_chance(public),
                 hidden_from_all_but=(),
-                secret=reshuffled_draw_pile(d.state, drawn.result),
+                secret=reshuffled_draw_pile(d.table, drawn.result),
             )
         )
-    d.emit("CardDrawn", {"seat": seat, "draw_pile": len(d.state["draw_pile"]) - 1}, top_card(d.state), (seat,))
+    shown = top_card(d.table)
+    d.record(CardDrawn(seat=seat, draw_pile=len(d.table["draw_pile"]) - 1, **shown), (seat,))
 
 
-def _turn_events(d: Decision, seat: str, command: Command) -> None:
-    w = d.state
+def _ability_events(d: Pad, seat: str, command: Command, face: SpecialFace) -> None:
+    w = d.table
+    if isinstance(command, AddToken):
+        d.record(token_added(w, seat, command.seat, command.slot, face))
+    elif isinstance(command, (PeekOtherCard, PeekOwnCard)):
+        target = command.seat if isinstance(command, PeekOtherCard) else seat
+        # check_ability let only a 9 peek at another seat's card and only a 10 at one's own.
+        peek_face: Literal[9, 10] = 9 if isinstance(command, PeekOtherCard) else 10
+        shown = peeked_card(w, target, command.slot)
+        d.record(CardPeeked(seat=seat, target_seat=target, slot=command.slot, ability=peek_face, **shown), (seat,))
+    elif isinstance(command, BlindSwap):
+        swap = CardsBlindSwapped(
+            seat=seat, slot=command.slot, other_seat=command.other_seat, other_slot=command.other_slot
+        )
+        d.record(swap)
+    elif isinstance(command, SkipAbility):
+        d.record(AbilitySkipped(seat=seat, ability=face))
+
+
+def _turn_events(d: Pad, seat: str, command: Command) -> None:
+    w = d.table
+    pending, held = w["pending_ability"], w["drawn"]
     if isinstance(command, PeekCards):
-        d.add(initial_peek_event(w, seat, [command.first_slot, command.second_slot]))
+        d.record(initial_peek(w, seat, [command.first_slot, command.second_slot]), (seat,))
         if all(w["peeked"].values()):
-            d.emit("DiscardStarted", discard_started_public(w))
+            d.record(discard_started(w))
     elif isinstance(command, DrawCard):
         _draw(d, seat)
     elif isinstance(command, SwapDrawnCard):
         old = w["grids"][seat][command.slot]
-        d.emit("DrawnCardSwapped", {"seat": seat, "slot": command.slot, "discarded": discarded_card(w, old)})
-    elif isinstance(command, DiscardDrawnCard):
+        d.record(DrawnCardSwapped(seat=seat, slot=command.slot, discarded=discarded_card(w, old)))
+    elif isinstance(command, DiscardDrawnCard) and held is not None:
         # Discarded face up, the drawn card is public: this record reveals its draw.
         drawn = w.get("drawn_version")
-        d.emit("DrawnCardDiscarded", drawn_discarded_public(w, seat), opens=() if drawn is None else (drawn,))
-    elif isinstance(command, AddToken):
-        d.emit("TokenAdded", token_public(w, seat, command.seat, command.slot))
-    elif isinstance(command, (PeekOtherCard, PeekOwnCard)):
-        target = command.seat if isinstance(command, PeekOtherCard) else seat
-        d.emit(
-            "CardPeeked",
-            {"seat": seat, "target_seat": target, "slot": command.slot, "ability": w["pending_ability"]["face"]},
-            peeked_card(w, target, command.slot),
-            (seat,),
-        )
-    elif isinstance(command, BlindSwap):
-        d.emit(
-            "CardsBlindSwapped",
-            {"seat": seat, "slot": command.slot, "other_seat": command.other_seat, "other_slot": command.other_slot},
-        )
-    elif isinstance(command, SkipAbility):
-        d.emit("AbilitySkipped", {"seat": seat, "ability": w["pending_ability"]["face"]})
+        d.record(drawn_discarded(w, seat, held["card"]), opens=() if drawn is None else (drawn,))
+    elif pending is not None:
+        _ability_events(d, seat, command, pending["face"])
     elif isinstance(command, TakeDiscard):
-        d.emit("DiscardTaken", discard_taken_public(w, seat, command.slot))
+        d.record(discard_taken(w, seat, command.slot))
     elif isinstance(command, CallFinalGambit):
-        d.emit("FinalGambitCalled", {"seat": seat, "round": w["round"]})
+        d.record(FinalGambitCalled(seat=seat, round=w["round"]))
 
 
-def _match_over(state: dict) -> bool:
-    return state["phase"] == "over"
-
-
-def decide(state: dict, seat: str, command: Command, chance: Any) -> list[Event]:
+def decide(state: DragonsState, seat: str, command: Command, chance: Chance) -> list[Event]:
     """The events `command` by `seat` causes; RuleViolation when the rules forbid it."""
     check_command(state, seat, command)
-    d = Decision(state, chance, evolve, ended=_match_over)
+    d = Pad(state, chance, stop_at_match_end=True)
     try:
         _turn_events(d, seat, command)
-        if d.state["phase"] == "scoring":
+        if d.table["phase"] == "scoring":
             # The ruling on the Final Gambit: all hands shown, and the round's card records opened
             # to everyone (round_end_opens says why that hides nothing any more).
-            d.emit("RoundEnded", round_end_public(d.state), opens=round_end_opens(d.state))
+            d.record(round_ended(d.table), opens=round_end_opens(d.table))
             _deal_round(d)
     except GameEnded:
         pass
     return d.events
 
 
-def setup(config: Config, seats: list[str], chance: Any, seat_options: dict[str, dict] | None = None) -> list[Event]:
+def setup(config: Config, seats: list[str], chance: Chance, seat_options: dict[str, dict] | None = None) -> list[Event]:
     """Deal the first round (and, with `initial_peek: near`, show each seat its near row); no join options."""
-    d = Decision(initial_state(config, seats), chance, evolve)
+    d = Pad(initial_state(config, seats), chance)
     _deal_round(d)
     return d.events
 
 
-def outcome(state: dict) -> dict | None:
+def outcome(state: DragonsState) -> dict | None:
     """None while the match runs; then the lowest match score wins (ties share); a forfeit on time ranks the others."""
     if state["phase"] != "over":
         return None
@@ -278,7 +314,7 @@ def outcome(state: dict) -> dict | None:
     return result
 
 
-def time_out(state: dict, seat: str, chance: Any) -> list[Event]:
+def time_out(state: DragonsState, seat: str, chance: Chance) -> list[Event]:
     """A seat whose time ran out forfeits: the match ends at once (`SeatTimedOut`), reason `time`, and the
     other seats are ranked by their match scores as they stand (the forfeiting seat is never among the winners)."""
-    return [Event("SeatTimedOut", {"seat": seat})]
+    return [SeatTimedOut(seat=seat).event()]

@@ -1,6 +1,9 @@
-"""The state of a match and `evolve`, which folds one recorded event into it.
+"""The state of a match (`DragonsState`) and `evolve`, which folds one recorded event into it.
 
-State (plain JSON):
+`FOLDS` holds one fold per event payload type (events.py declares them), each reading the
+payload's typed fields; `evolve` is its fold. Folds apply what a record says and never validate.
+
+State (plain JSON, typed as `DragonsState` below):
 - `config`: the match config as a dict; `seats`: seat names in turn order.
 - `phase`: "dealing" (no round in play) | "peek" (initial peek running) | "turn" |
   "scoring" (the last final turn has ended; only seen inside `decide`) | "over".
@@ -21,23 +24,134 @@ State (plain JSON):
   peeks) not yet revealed to everyone; `drawn_version`: the record of the card drawn now. A drawn
   card discarded face up reveals its record at once; the round's end reveals the rest, since by
   then every card they name is face up and its path public (every move names its slots).
-- `scores`, `rounds_played`, `last_round` (the latest round's result, for the view).
+- `scores`, `rounds_played`, `last_round` (the latest round's result, for the view);
+  `forfeited`: the seat whose time ran out, once one has.
 """
 
 from __future__ import annotations
 
 import bisect
+from typing import Literal, NotRequired, TypedDict, cast
 
+from domain.event_types import Folds
 from domain.ruleset import Event, config_to_dict
 
-from .cards import ABILITIES, FACE, TOKEN_DELTA, deal_layout, reshuffled_pile
+from .cards import SpecialFace, deal_layout, reshuffled_pile, round_first_seat, special_face
 from .config import Config
+from .events import (
+    EVENTS,
+    AbilitySkipped,
+    CardDrawn,
+    CardPeeked,
+    CardsBlindSwapped,
+    DiscardStarted,
+    DiscardTaken,
+    DrawnCardDiscarded,
+    DrawnCardSwapped,
+    DrawPileReshuffled,
+    FinalGambitCalled,
+    InitialCardsPeeked,
+    RoundDealt,
+    RoundEnded,
+    SeatTimedOut,
+    TokenAdded,
+)
+
+Phase = Literal["dealing", "peek", "turn", "scoring", "over"]
 
 
-def initial_state(config: Config, seats: list[str]) -> dict:
+class MatchConfig(TypedDict):
+    """The match config as the state keeps it (config.Config as JSON)."""
+
+    players: int
+    first_seat: str
+    initial_peek: str
+    caller_penalty: int
+    target_score: int
+    memory_aid: bool
+
+
+class HeldCard(TypedDict):
+    """The card a seat has drawn and holds in its hand."""
+
+    seat: str
+    card: str
+
+
+class PendingAbility(TypedDict):
+    """The ability a seat may use now: that of the face it just discarded from the draw."""
+
+    seat: str
+    face: SpecialFace
+
+
+class RoundCard(TypedDict):
+    """A card of a hand at a round's end, without its id (the next deal makes ids secret again)."""
+
+    slot: int
+    face: int
+    tokens: int
+    value: int
+
+
+class LastRound(TypedDict):
+    """The latest round's result, as the view shows it."""
+
+    round: int
+    caller: str
+    totals: dict[str, int]
+    penalties: dict[str, int]
+    round_winners: list[str]
+    hands: dict[str, list[RoundCard]]
+
+
+class PastRound(TypedDict):
+    """A finished round as snapshots taken before `rounds_played` listed it."""
+
+    round: int
+    totals: dict[str, int]
+    penalties: dict[str, int]
+
+
+class DragonsState(TypedDict):
+    """The state of a match (see the module docstring for what each key holds)."""
+
+    config: MatchConfig
+    seats: list[str]
+    phase: Phase
+    round: int
+    current: str | None
+    round_first_seat: str | None
+    draw_pile: list[str]
+    discard: list[str]
+    grids: dict[str, list[str]]
+    tokens: dict[str, int]
+    seen: dict[str, list[str]]
+    drawn: HeldCard | None
+    pending_ability: PendingAbility | None
+    caller: str | None
+    call_version: int | None
+    final_turns_left: list[str]
+    turns_taken: dict[str, int]
+    peeked: dict[str, bool]
+    evidence: list[int]
+    # Snapshots taken before a key existed lack it; the code reading it says what it stands for then.
+    private: NotRequired[list[int]]
+    drawn_version: NotRequired[int | None]
+    scores: dict[str, int]
+    rounds_played: NotRequired[int]
+    history: NotRequired[list[PastRound]]
+    last_round: LastRound | None
+    forfeited: NotRequired[str]
+
+
+FOLDS: Folds[DragonsState] = Folds(EVENTS)
+
+
+def initial_state(config: Config, seats: list[str]) -> DragonsState:
     """The state before the first deal."""
     return {
-        "config": config_to_dict(config),
+        "config": cast(MatchConfig, config_to_dict(config)),
         "seats": list(seats),
         "phase": "dealing",
         "round": 0,
@@ -64,40 +178,50 @@ def initial_state(config: Config, seats: list[str]) -> dict:
     }
 
 
-def round_first_seat(state: dict, round_no: int) -> str:
-    """Who opens a round: `first_seat` in round 1, then the next seat each round (house rule)."""
-    seats = state["seats"]
-    start = seats.index(state["config"]["first_seat"])
-    return seats[(start + round_no - 1) % len(seats)]
-
-
-def next_seat(state: dict, seat: str) -> str:
+def next_seat(state: DragonsState, seat: str) -> str:
     """The seat after `seat` in turn order."""
     seats = state["seats"]
     return seats[(seats.index(seat) + 1) % len(seats)]
 
 
-def _learn(state: dict, seat: str, card: str) -> None:
+def _on_turn(state: DragonsState) -> str:
+    # A record that ends a turn follows one begun: the state names its seat (KeyError otherwise,
+    # as for a record lacking a field: the verifier reports it).
+    seat = state["current"]
+    if seat is None:
+        raise KeyError("current")
+    return seat
+
+
+def _held(state: DragonsState) -> HeldCard:
+    # A swap or discard of the drawn card follows a draw (KeyError otherwise, as above).
+    held = state["drawn"]
+    if held is None:
+        raise KeyError("drawn")
+    return held
+
+
+def _learn(state: DragonsState, seat: str, card: str) -> None:
     known = state["seen"][seat]
     if card not in known:
         bisect.insort(known, card)
 
 
-def _forget_everywhere(state: dict, card: str) -> None:
+def _forget_everywhere(state: DragonsState, card: str) -> None:
     for known in state["seen"].values():
         if card in known:
             known.remove(card)
 
 
-def _to_discard(state: dict, card: str) -> None:
+def _to_discard(state: DragonsState, card: str) -> None:
     # Tokens travel to the discard pile with the card and are then removed.
     state["tokens"].pop(card, None)
     _forget_everywhere(state, card)
     state["discard"].append(card)
 
 
-def _end_turn(state: dict) -> None:
-    seat = state["current"]
+def _end_turn(state: DragonsState) -> None:
+    seat = _on_turn(state)
     state["turns_taken"][seat] += 1
     if state["caller"] is not None and seat != state["caller"] and seat in state["final_turns_left"]:
         state["final_turns_left"].remove(seat)
@@ -108,16 +232,17 @@ def _end_turn(state: dict) -> None:
     state["current"] = next_seat(state, seat)
 
 
-def _shuffle(event: Event) -> list[int]:
-    # Every deal and reshuffle keeps its hidden permutation in its secret part.
-    return (event.secret or {})["chance_result"]
+def _keep_private(state: DragonsState, event: Event) -> None:
+    """Note a card record shown to one seat, until a reveal opens it to everyone."""
+    if event.version is not None:
+        state.setdefault("private", []).append(event.version)
 
 
-def _round_dealt(state: dict, event: Event) -> None:
+@FOLDS.on(RoundDealt)
+def _round_dealt(state: DragonsState, dealt: RoundDealt, event: Event) -> None:
     seats = state["seats"]
-    grids, pile = deal_layout(_shuffle(event), seats)
+    grids, pile = deal_layout(dealt.shuffle, seats)
     round_no = state["round"] + 1
-    first = round_first_seat(state, round_no)
     state.update(
         {
             "round": round_no,
@@ -134,79 +259,82 @@ def _round_dealt(state: dict, event: Event) -> None:
             "final_turns_left": [],
             "turns_taken": {s: 0 for s in seats},
             "peeked": {s: False for s in seats},
-            "evidence": [event.version],
+            # Every record of a match has its version; only a decision outside one has none.
+            "evidence": [] if event.version is None else [event.version],
             "private": [],
             "drawn_version": None,
             # Nobody is on turn while the seats peek (at once, with `initial_peek: choose`); the
             # round's first seat takes the turn when the discard pile is started.
             "current": None,
-            "round_first_seat": first,
+            "round_first_seat": round_first_seat(state, round_no),
         }
     )
 
 
-def _keep_private(state: dict, event: Event) -> None:
-    """Note a card record shown to one seat, until a reveal opens it to everyone."""
-    if event.version is not None:
-        state.setdefault("private", []).append(event.version)
-
-
-def _initial_cards_peeked(state: dict, event: Event) -> None:
-    seat = event.public["seat"]
-    state["peeked"][seat] = True
-    for slot in event.public["slots"]:
-        _learn(state, seat, state["grids"][seat][slot])
+@FOLDS.on(InitialCardsPeeked)
+def _initial_cards_peeked(state: DragonsState, peek: InitialCardsPeeked, event: Event) -> None:
+    state["peeked"][peek.seat] = True
+    grid = state["grids"][peek.seat]
+    for slot in peek.slots:
+        _learn(state, peek.seat, grid[slot])
     _keep_private(state, event)
 
 
-def _discard_started(state: dict, event: Event) -> None:
+@FOLDS.on(DiscardStarted)
+def _discard_started(state: DragonsState, started: DiscardStarted, event: Event) -> None:
     _to_discard(state, state["draw_pile"].pop(0))
     state["phase"] = "turn"
     state["current"] = state["round_first_seat"]
 
 
-def _draw_pile_reshuffled(state: dict, event: Event) -> None:
-    state["draw_pile"] = reshuffled_pile(state["discard"], _shuffle(event))
+@FOLDS.on(DrawPileReshuffled)
+def _draw_pile_reshuffled(state: DragonsState, reshuffled: DrawPileReshuffled, event: Event) -> None:
+    state["draw_pile"] = reshuffled_pile(state["discard"], reshuffled.shuffle)
     state["discard"] = state["discard"][-1:]
-    state["evidence"].append(event.version)
+    if event.version is not None:
+        state["evidence"].append(event.version)
 
 
-def _card_drawn(state: dict, event: Event) -> None:
-    seat = event.public["seat"]
+@FOLDS.on(CardDrawn)
+def _card_drawn(state: DragonsState, drawn: CardDrawn, event: Event) -> None:
     card = state["draw_pile"].pop(0)
-    state["drawn"] = {"seat": seat, "card": card}
-    _learn(state, seat, card)
+    state["drawn"] = {"seat": drawn.seat, "card": card}
+    _learn(state, drawn.seat, card)
     _keep_private(state, event)
     state["drawn_version"] = event.version
 
 
-def _drawn_card_swapped(state: dict, event: Event) -> None:
-    seat, slot = event.public["seat"], event.public["slot"]
-    grid = state["grids"][seat]
-    old, grid[slot] = grid[slot], state["drawn"]["card"]
+@FOLDS.on(DrawnCardSwapped)
+def _drawn_card_swapped(state: DragonsState, swapped: DrawnCardSwapped, event: Event) -> None:
+    grid = state["grids"][swapped.seat]
+    old, grid[swapped.slot] = grid[swapped.slot], _held(state)["card"]
     state["drawn"] = None
     state["drawn_version"] = None
     _to_discard(state, old)
     _end_turn(state)
 
 
-def _drawn_card_discarded(state: dict, event: Event) -> None:
-    card = state["drawn"]["card"]
+@FOLDS.on(DrawnCardDiscarded)
+def _drawn_card_discarded(state: DragonsState, discarded: DrawnCardDiscarded, event: Event) -> None:
+    card = _held(state)["card"]
     state["drawn"] = None
     # Discarded face up, the drawn card is public: its draw record is revealed by this record.
-    if state.get("drawn_version") in state.get("private", []):
-        state["private"].remove(state["drawn_version"])
+    drawn_version = state.get("drawn_version")
+    if drawn_version is not None and drawn_version in state.get("private", []):
+        state["private"].remove(drawn_version)
     state["drawn_version"] = None
     _to_discard(state, card)
-    if FACE[card] in ABILITIES:
-        state["pending_ability"] = {"seat": event.public["seat"], "face": FACE[card]}
+    face = special_face(card)
+    if face is not None:
+        state["pending_ability"] = {"seat": discarded.seat, "face": face}
     else:
         _end_turn(state)
 
 
-def _token_added(state: dict, event: Event) -> None:
-    card = state["grids"][event.public["target_seat"]][event.public["slot"]]
-    total = state["tokens"].get(card, 0) + TOKEN_DELTA[state["pending_ability"]["face"]]
+@FOLDS.on(TokenAdded)
+def _token_added(state: DragonsState, added: TokenAdded, event: Event) -> None:
+    card = state["grids"][added.target_seat][added.slot]
+    total = state["tokens"].get(card, 0) + added.delta
     if total:
         state["tokens"][card] = total
     else:
@@ -215,41 +343,44 @@ def _token_added(state: dict, event: Event) -> None:
     _end_turn(state)
 
 
-def _card_peeked(state: dict, event: Event) -> None:
-    card = state["grids"][event.public["target_seat"]][event.public["slot"]]
-    _learn(state, event.public["seat"], card)
+@FOLDS.on(CardPeeked)
+def _card_peeked(state: DragonsState, peeked: CardPeeked, event: Event) -> None:
+    _learn(state, peeked.seat, state["grids"][peeked.target_seat][peeked.slot])
     _keep_private(state, event)
     state["pending_ability"] = None
     _end_turn(state)
 
 
-def _cards_blind_swapped(state: dict, event: Event) -> None:
-    mine, theirs = state["grids"][event.public["seat"]], state["grids"][event.public["other_seat"]]
-    a, b = event.public["slot"], event.public["other_slot"]
+@FOLDS.on(CardsBlindSwapped)
+def _cards_blind_swapped(state: DragonsState, swap: CardsBlindSwapped, event: Event) -> None:
+    mine, theirs = state["grids"][swap.seat], state["grids"][swap.other_seat]
+    a, b = swap.slot, swap.other_slot
     mine[a], theirs[b] = theirs[b], mine[a]
     state["pending_ability"] = None
     _end_turn(state)
 
 
-def _ability_skipped(state: dict, event: Event) -> None:
+@FOLDS.on(AbilitySkipped)
+def _ability_skipped(state: DragonsState, skipped: AbilitySkipped, event: Event) -> None:
     state["pending_ability"] = None
     _end_turn(state)
 
 
-def _discard_taken(state: dict, event: Event) -> None:
-    seat, slot = event.public["seat"], event.public["slot"]
-    taken = state["discard"].pop()
-    grid = state["grids"][seat]
-    old, grid[slot] = grid[slot], taken
+@FOLDS.on(DiscardTaken)
+def _discard_taken(state: DragonsState, taken: DiscardTaken, event: Event) -> None:
+    card = state["discard"].pop()
+    grid = state["grids"][taken.seat]
+    old, grid[taken.slot] = grid[taken.slot], card
     # The taken card was face up for all to see, so every seat legitimately knows it.
     for other in state["seats"]:
-        _learn(state, other, taken)
+        _learn(state, other, card)
     _to_discard(state, old)
     _end_turn(state)
 
 
-def _final_gambit_called(state: dict, event: Event) -> None:
-    caller = event.public["seat"]
+@FOLDS.on(FinalGambitCalled)
+def _final_gambit_called(state: DragonsState, call: FinalGambitCalled, event: Event) -> None:
+    caller = call.seat
     state["caller"] = caller
     state["call_version"] = event.version
     others, seat = [], next_seat(state, caller)
@@ -260,60 +391,36 @@ def _final_gambit_called(state: dict, event: Event) -> None:
     _end_turn(state)
 
 
-def _round_ended(state: dict, event: Event) -> None:
-    public = event.public
-    state["scores"] = dict(public["scores"])
+@FOLDS.on(RoundEnded)
+def _round_ended(state: DragonsState, ended: RoundEnded, event: Event) -> None:
+    state["scores"] = dict(ended.scores)
     # A count, not the rounds themselves: the state holds what the rules need now (past rounds
     # live in their RoundEnded records), so a long match costs no more to load than a short one.
     # Snapshots taken before the count existed carry the list it replaced.
     state["rounds_played"] = state.get("rounds_played", len(state.pop("history", []))) + 1
     state["last_round"] = {
-        "round": public["round"],
-        "caller": public["caller"],
-        "totals": dict(public["totals"]),
-        "penalties": dict(public["penalties"]),
-        "round_winners": list(public["round_winners"]),
+        "round": ended.round,
+        "caller": ended.caller,
+        "totals": dict(ended.totals),
+        "penalties": dict(ended.penalties),
+        "round_winners": list(ended.round_winners),
         # Card ids are left out: they are reused by the next deal, where they are secret again.
         "hands": {
-            seat: [{k: c[k] for k in ("slot", "face", "tokens", "value")} for c in cards]
-            for seat, cards in public["hands"].items()
+            seat: [{"slot": c["slot"], "face": c["face"], "tokens": c["tokens"], "value": c["value"]} for c in cards]
+            for seat, cards in ended.hands.items()
         },
     }
     state["current"] = None
-    state["phase"] = "over" if public["match_over"] else "dealing"
+    state["phase"] = "over" if ended.match_over else "dealing"
 
 
-def _seat_timed_out(state: dict, event: Event) -> None:
+@FOLDS.on(SeatTimedOut)
+def _seat_timed_out(state: DragonsState, timed_out: SeatTimedOut, event: Event) -> None:
     """A seat out of time forfeits (rules.time_out): the match ends at once, and that seat cannot win."""
     state["phase"], state["current"] = "over", None
-    state["forfeited"] = event.public["seat"]
+    state["forfeited"] = timed_out.seat
 
 
-_EVOLVERS = {
-    "RoundDealt": _round_dealt,
-    "InitialCardsPeeked": _initial_cards_peeked,
-    "DiscardStarted": _discard_started,
-    "DrawPileReshuffled": _draw_pile_reshuffled,
-    "CardDrawn": _card_drawn,
-    "DrawnCardSwapped": _drawn_card_swapped,
-    "DrawnCardDiscarded": _drawn_card_discarded,
-    "TokenAdded": _token_added,
-    "CardPeeked": _card_peeked,
-    "CardsBlindSwapped": _cards_blind_swapped,
-    "AbilitySkipped": _ability_skipped,
-    "DiscardTaken": _discard_taken,
-    "FinalGambitCalled": _final_gambit_called,
-    "RoundEnded": _round_ended,
-}
-
-# The kinds play records; a time-out's forfeit is the clock's doing (rules.time_out), folded too.
-EVENT_KINDS: tuple[str, ...] = tuple(_EVOLVERS)
-_EVOLVERS["SeatTimedOut"] = _seat_timed_out
-
-
-def evolve(state: dict, event: Event) -> dict:
-    """Fold one recorded event into the state; never validates (unknown kinds are ignored)."""
-    apply = _EVOLVERS.get(event.kind)
-    if apply is not None:
-        apply(state, event)
-    return state
+def evolve(state: DragonsState, event: Event) -> DragonsState:
+    """Fold one recorded event into the state; never validates (kinds the game does not record are ignored)."""
+    return FOLDS.fold(state, event)

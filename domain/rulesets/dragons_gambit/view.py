@@ -4,14 +4,22 @@ A face-down card shows only its tokens (tokens are public) unless the viewer may
 seat knows the cards in its `seen` set (shown only with `memory_aid`), organizers and everyone
 after the match know all. Card ids are shown exactly where values are, since an id determines
 the face.
+
+`VIEWS` declares each viewer's shape: a seat sees each grid card known or hidden (and the card
+in its own hand), a spectator sees every card hidden while the match runs, and an organizer,
+like everyone once the match has ended, sees every card and the draw pile in order.
 """
 
 from __future__ import annotations
 
-from domain.decision import fast_copy
-from domain.ruleset import Viewer
+from typing import TypedDict
 
-from .cards import ABILITIES, CARD_IDS, FACE, GRID_SLOTS
+from domain.records import json_copy
+from domain.ruleset import Viewer
+from domain.view_types import ViewTypes
+
+from .cards import ABILITIES, CARD_IDS, FACE, GRID_SLOTS, AbilityName, SpecialFace
+from .state import DragonsState, LastRound, Phase
 
 
 def catalogue() -> dict:
@@ -23,13 +31,112 @@ def catalogue() -> dict:
     }
 
 
+class KnownCard(TypedDict):
+    """A grid card the viewer knows: its id, face, tokens and value (face plus tokens)."""
+
+    slot: int
+    card: str
+    face: int
+    tokens: int
+    value: int
+
+
+class HiddenCard(TypedDict):
+    """A face-down grid card the viewer does not know: only its tokens, which are public."""
+
+    slot: int
+    card: None
+    face: None
+    tokens: int
+    value: None
+
+
+class KnownDrawnCard(TypedDict):
+    """The card a seat holds after drawing, shown (the holder's own, or once all is known)."""
+
+    seat: str
+    card: str
+    face: int
+
+
+class HiddenDrawnCard(TypedDict):
+    """The card another seat holds after drawing: only who holds it."""
+
+    seat: str
+    card: None
+    face: None
+
+
+class FaceUpCard(TypedDict):
+    """A card on the discard pile (or, for those who see all, in the draw pile): id and face."""
+
+    card: str
+    face: int
+
+
+class PendingAbilityView(TypedDict):
+    """The ability the seat on turn may use now: the face discarded and the ability's name."""
+
+    seat: str
+    face: SpecialFace
+    ability: AbilityName
+
+
+class TableView(TypedDict):
+    """What every viewer is shown besides the grids and the drawn card."""
+
+    round: int
+    phase: Phase
+    seats: list[str]
+    current: str | None
+    round_first_seat: str | None
+    discard: list[FaceUpCard]
+    draw_pile_count: int
+    pending_ability: PendingAbilityView | None
+    caller: str | None
+    final_turns_left: list[str]
+    turns_taken: dict[str, int]
+    peeked: dict[str, bool]
+    scores: dict[str, int]
+    target_score: int
+    caller_penalty: int
+    memory_aid: bool
+    last_round: LastRound | None
+    rounds_played: int
+
+
+class SeatView(TableView):
+    """A seat's view while the match runs: the cards it knows, and the card in its own hand."""
+
+    grids: dict[str, list[KnownCard | HiddenCard]]
+    drawn: KnownDrawnCard | HiddenDrawnCard | None
+
+
+class SpectatorView(TableView):
+    """A spectator's view while the match runs: every card face down, tokens and counts only."""
+
+    grids: dict[str, list[HiddenCard]]
+    drawn: HiddenDrawnCard | None
+
+
+class FullView(TableView):
+    """An organizer's view, and everyone's once the match has ended: every card, the draw pile in order."""
+
+    grids: dict[str, list[KnownCard]]
+    drawn: KnownDrawnCard | None
+    draw_pile: list[FaceUpCard]
+
+
+VIEWS = ViewTypes(seat=SeatView, spectator=SpectatorView, organizer=FullView, ended=FullView)
+
+
 def _card(card: str, tokens: int, known: bool) -> dict:
     if not known:
         return {"card": None, "face": None, "tokens": tokens, "value": None}
     return {"card": card, "face": FACE[card], "tokens": tokens, "value": FACE[card] + tokens}
 
 
-def view(state: dict, viewer: Viewer) -> dict:
+def view(state: DragonsState, viewer: Viewer) -> dict:
     """The board for `viewer`: grids (values only where known), tokens, discards, turn and scores."""
     all_known = viewer.sees_all
     me = viewer.seat if viewer.role == "seat" and viewer.seat in state["seats"] else None
@@ -71,7 +178,7 @@ def view(state: dict, viewer: Viewer) -> dict:
         "target_score": state["config"]["target_score"],
         "caller_penalty": state["config"]["caller_penalty"],
         "memory_aid": state["config"]["memory_aid"],
-        "last_round": None if state["last_round"] is None else fast_copy(state["last_round"]),
+        "last_round": None if state["last_round"] is None else json_copy(state["last_round"]),
         "rounds_played": state.get("rounds_played", len(state.get("history", []))),
     }
     if all_known:
