@@ -12,23 +12,26 @@ that decide without a match.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from domain.records import json_copy
-from domain.ruleset import Event, State
+from domain.ruleset import Event
+
+S = TypeVar("S")
 
 
 class GameEnded(Exception):
     """Raised by `Decision.emit` once an event ends the game: no further event of the decision may follow."""
 
 
-def fast_copy(state: State) -> State:
+def fast_copy(state: S) -> S:
     """An independent copy of a plain-JSON state (several times cheaper than `copy.deepcopy` for this shape)."""
-    return json_copy(state)
+    copied: S = json_copy(state)
+    return copied
 
 
-class Decision:
-    """The state as it stands after the events decided so far, and those events in order.
+class Decision(Generic[S]):
+    """The state as it stands after the events decided so far, and those events in order (over a game's own state type).
 
     `evolve` is the ruleset's fold. With `ended`, a predicate on the state, `emit` raises
     `GameEnded` as soon as an event ends the game, so rules deep in a resolution need not check;
@@ -37,10 +40,10 @@ class Decision:
 
     def __init__(
         self,
-        state: State,
+        state: S,
         chance: Any,
-        evolve: Callable[[State, Event], State],
-        ended: Callable[[State], bool] | None = None,
+        evolve: Callable[[S, Event], S],
+        ended: Callable[[S], bool] | None = None,
     ) -> None:
         self.state = fast_copy(state)
         self.chance = chance
@@ -93,6 +96,6 @@ class Decision:
         return version
 
 
-def _fallback_version(state: State) -> int | None:
+def _fallback_version(state: object) -> int | None:
     version = state.get("version") if isinstance(state, dict) else None
     return version + 1 if isinstance(version, int) else None
