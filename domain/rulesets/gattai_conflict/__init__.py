@@ -74,17 +74,20 @@ from .commands import (
     ThreatAssist,
 )
 from .config import RULESET_ID, Config, join_options, seat_names
-from .events import derived_public, derived_secret
+from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
-from .state import evolve, initial_state
-from .view import catalogue, view
+from .state import FOLDS, evolve, initial_state
+from .view import VIEWS, catalogue, view
 
 __all__ = [
     "ALL_CARDS",
     "COMMANDS",
+    "EVENTS",
+    "FOLDS",
     "RULESET_ID",
+    "VIEWS",
     "AnswerQuestion",
     "Assist",
     "Block",

@@ -22,6 +22,7 @@ Decisions where the seed and the rules page are silent:
 from __future__ import annotations
 
 from .config import COACH
+from .shapes import GattaiState, gambit_of
 
 OUTCOMES = ("yes_and", "yes_but", "no_but", "no_and")
 CHOSEN = ("yes_but", "no_but", "no_and")
@@ -31,7 +32,7 @@ COMPLICATIONS = ("purge", "schism")
 RUNNING = ("threshold", "play", "choice", "boon", "complication")
 
 
-def new_gambit(state: dict) -> dict:
+def new_gambit(state: GattaiState) -> dict:
     """The Gambit's bookkeeping at its start."""
     cfg = state["config"]
     return {
@@ -48,26 +49,26 @@ def new_gambit(state: dict) -> dict:
     }
 
 
-def times(state: dict) -> int:
+def times(state: GattaiState) -> int:
     """How often the outcome's extra effect happens: twice with the pilot's specialty."""
-    return 2 if state["gambit"]["specialty"] else 1
+    return 2 if gambit_of(state)["specialty"] else 1
 
 
-def earns_lesson(state: dict, outcome: str) -> bool:
+def earns_lesson(state: GattaiState, outcome: str) -> bool:
     """Whether a chosen outcome earns the pilot a new Lesson: No-and, with her specialty."""
-    return outcome == "no_and" and state["gambit"]["specialty"]
+    return outcome == "no_and" and gambit_of(state)["specialty"]
 
 
-def awaited(state: dict) -> list[str]:
+def awaited(state: GattaiState) -> list[str]:
     """Who the Gambit waits for in its current phase."""
     phase = state["phase"]
     if phase in ("threshold", "complication"):
         return [COACH]
     if phase in ("play", "choice", "boon"):
-        return [state["gambit"]["pilot"]]
+        return [gambit_of(state)["pilot"]]
     return []
 
 
-def actors(state: dict) -> list[str]:
+def actors(state: GattaiState) -> list[str]:
     """Who may send the Gambit's commands now: exactly the seat it waits for (nothing in it is optional)."""
     return awaited(state)

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from .cards import ACE, is_face, rank
 from .config import COACH
+from .shapes import GattaiState, throwdown_of
 
 # Phases in which a Throwdown's damage waits in a Payload instead of resolving at once (the
 # Throwdown itself runs: story triggers may be fired).
@@ -58,7 +59,7 @@ PAYLOAD_LIMIT = 12
 FIRED_AT_WILL = {"amount": 1, "full": False, "source": "story", "immediate": False}
 
 
-def payload_entry(state: dict, fired: dict, side: str) -> dict:
+def payload_entry(state: GattaiState, fired: dict, side: str) -> dict:
     """A fired trigger as its side's Payload keeps it: only what `delivered_payload` cannot restore.
 
     Every trigger a seat fires at will has the same amount, `full`, source and `immediate`, and
@@ -69,14 +70,14 @@ def payload_entry(state: dict, fired: dict, side: str) -> dict:
     return {key: value for key, value in fired.items() if key not in implied or implied[key] != value}
 
 
-def delivered_payload(state: dict, side: str) -> list[dict]:
+def delivered_payload(state: GattaiState, side: str) -> list[dict]:
     """A side's Payload as whole trigger records, in the order they resolve (an entry kept whole,
     as a snapshot taken before entries were trimmed holds it, passes unchanged)."""
     implied = _implied(state, side)
-    return [{**implied, **entry} for entry in state["throwdown"]["payloads"][side]]
+    return [{**implied, **entry} for entry in throwdown_of(state)["payloads"][side]]
 
 
-def _implied(state: dict, side: str) -> dict:
+def _implied(state: GattaiState, side: str) -> dict:
     """What a Payload entry of this side leaves out: the shared fields and the side's commander."""
     return {**FIRED_AT_WILL, "by": driver(state, side)}
 
@@ -86,7 +87,7 @@ def side_of(seat: str) -> str:
     return "coach" if seat == COACH else "pilots"
 
 
-def payload_full(state: dict, seat: str) -> bool:
+def payload_full(state: GattaiState, seat: str) -> bool:
     """Whether the Payload of `seat`'s side holds the most triggers `record_trigger` may add to it."""
     td = state["throwdown"]
     return td is not None and state["phase"] in FIGHTING and len(td["payloads"][side_of(seat)]) >= PAYLOAD_LIMIT
@@ -97,7 +98,7 @@ def other_side(side: str) -> str:
     return "pilots" if side == "coach" else "coach"
 
 
-def new_throwdown(state: dict) -> dict:
+def new_throwdown(state: GattaiState) -> dict:
     """The Throwdown's bookkeeping at its start, with the Strikes fixed."""
     cfg = state["config"]
     commander = cfg["commander"]
@@ -127,14 +128,14 @@ def new_throwdown(state: dict) -> dict:
     }
 
 
-def driver(state: dict, side: str) -> str:
+def driver(state: GattaiState, side: str) -> str:
     """The seat that plays a side's Initiative and Drives."""
-    return COACH if side == "coach" else state["throwdown"]["commander"]
+    return COACH if side == "coach" else throwdown_of(state)["commander"]
 
 
-def strike(state: dict, side: str, stage: int | None = None) -> int:
+def strike(state: GattaiState, side: str, stage: int | None = None) -> int:
     """A side's Strike for a card entering `stage` (default the current one), Assists included."""
-    td = state["throwdown"]
+    td = throwdown_of(state)
     stage = td["stage"] if stage is None else stage
     if side == "coach":
         return td["strike_base"]["coach"]
@@ -142,14 +143,14 @@ def strike(state: dict, side: str, stage: int | None = None) -> int:
     return base + td["bonus"]
 
 
-def top(state: dict) -> dict:
+def top(state: GattaiState) -> dict:
     """The winning card: the top entry of the current Pile."""
-    return state["throwdown"]["piles"][-1]["cards"][-1]
+    return throwdown_of(state)["piles"][-1]["cards"][-1]
 
 
-def may_assist(state: dict, seat: str) -> bool:
+def may_assist(state: GattaiState, seat: str) -> bool:
     """Whether another involved pilot may still Assist this turn (a card to discard, a charge to spend)."""
-    td = state["throwdown"]
+    td = throwdown_of(state)
     return (
         state["phase"] == "turns"
         and td["turn"] == "pilots"
@@ -170,9 +171,9 @@ def threat_assist_kind(card: str) -> str | None:
     return None
 
 
-def awaited(state: dict) -> list[str]:
+def awaited(state: GattaiState) -> list[str]:
     """Who the Throwdown waits for in its current phase (never a seat whose action is optional)."""
-    td, phase = state["throwdown"], state["phase"]
+    td, phase = throwdown_of(state), state["phase"]
     if phase == "initiative":
         return [driver(state, s) for s in ("coach", "pilots") if td["initiative"][s] is None]
     if phase in ("question", "reveal"):
@@ -184,10 +185,10 @@ def awaited(state: dict) -> list[str]:
     return []
 
 
-def actors(state: dict) -> list[str]:
+def actors(state: GattaiState) -> list[str]:
     """Who may send the Throwdown's commands now: the seats it waits for, then the optional ones
     (the pilot commander's reveal, the Assists)."""
-    td, phase = state["throwdown"], state["phase"]
+    td, phase = throwdown_of(state), state["phase"]
     if phase == "reveal":
         return [COACH, td["commander"]]
     if phase == "turns" and td["turn"] == "pilots":
