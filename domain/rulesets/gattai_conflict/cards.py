@@ -10,10 +10,11 @@ Decide-side helpers (`settle`, `shuffle`, `draw_cards`, `mill`) emit events on d
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from .config import COACH
-from .shapes import ConflictPad, GattaiState, Source
+from .shapes import ConflictPad, DeckName, GattaiState, Source
 
 DECKS = ("pilot", "coach")
 PREFIX = {"pilot": "P", "coach": "C"}
@@ -34,7 +35,7 @@ def deck_cards(deck: str) -> list[str]:
 ALL_CARDS: frozenset[str] = frozenset(deck_cards("pilot") + deck_cards("coach"))
 
 
-def deck_for(seat: str) -> str:
+def deck_for(seat: str) -> DeckName:
     """The deck a seat draws from: the Coach's own, the Pilot Deck for every pilot."""
     return "coach" if seat == COACH else "pilot"
 
@@ -121,7 +122,7 @@ def shuffle_pool(state: GattaiState, deck: str, reason: str) -> list[str]:
     return pool
 
 
-def apply_shuffle(state: GattaiState, deck: str, reason: str, permutation: list[int]) -> None:
+def apply_shuffle(state: GattaiState, deck: str, reason: str, permutation: Sequence[int]) -> None:
     """Replace a deck by its shuffled pool; its Trash (and returned Omens) are now in it."""
     pool = shuffle_pool(state, deck, reason)
     d = state["decks"][deck]

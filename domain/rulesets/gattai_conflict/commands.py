@@ -7,8 +7,10 @@ from typing import ClassVar
 
 from domain.ruleset import Command
 
+from .shapes import Stat
+
 # The sheet stats: what a pilot's ResolveTrigger names when she takes a +Trauma.
-STATS = ("steel", "flesh", "synch", "solo")
+STATS: tuple[Stat, ...] = ("steel", "flesh", "synch", "solo")
 
 
 # ----- the Gambit ---------------------------------------------------------------------------------

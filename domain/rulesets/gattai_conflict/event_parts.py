@@ -7,6 +7,8 @@ same ones, so the two can never disagree. events.py declares every kind's fields
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import (
     excess,
     flip_value,
@@ -15,7 +17,7 @@ from .cards import (
     top_card,
 )
 from .config import COACH
-from .shapes import GattaiState, gambit_of, throwdown_of
+from .shapes import FiredTrigger, GattaiState, SealedEntry, Side, gambit_of, throwdown_of
 from .team import max_hand
 from .throwdown import delivered_payload, other_side, side_of, strike, top
 
@@ -32,7 +34,7 @@ def sealed_secret(card: str | None, source: str) -> dict:
     return {"card": card, "source": source}
 
 
-def sealed_verdict(entry: dict) -> str:
+def sealed_verdict(entry: SealedEntry) -> str:
     """A sealed play's bluff verdict: "true" when the card came from where its seat claimed."""
     return "true" if entry["origin"] == entry["source"] else "false"
 
@@ -45,7 +47,7 @@ def conflict_started_public(state: GattaiState) -> dict:
     return {"mode": state["config"]["mode"], "harmony": state["config"]["harmony"]}
 
 
-def resolving_public(t: dict) -> dict:
+def resolving_public(t: FiredTrigger) -> dict:
     """The trigger a TriggerResolved resolves (the front of the queue), as its record names it."""
     return {"trigger": t["trigger"], "target": t["target"], "by": t["by"], "source": t["source"]}
 
@@ -71,6 +73,8 @@ def threshold_call(state: GattaiState, call_version: int | None) -> dict:
     """
     g = gambit_of(state)
     sealed = next(e for e in state["sealed"] if e["version"] == g["threshold_version"])
+    if g["pilot_card"] is None:
+        raise TypeError("the pilot has played no card to call the Threshold with")
     higher = gambit_beats(g["pilot_card"], sealed["card"])
     return {
         "claim_version": sealed["version"],
@@ -101,18 +105,18 @@ def gambit_resolved_public(state: GattaiState) -> dict:
 # ----- the Throwdown ------------------------------------------------------------------------------
 
 
-def initiative_entries(state: GattaiState) -> list[dict]:
+def initiative_entries(state: GattaiState) -> list[SealedEntry]:
     """The two sealed plays of this Initiative round, in the order they were sealed."""
     sealed = throwdown_of(state)["initiative"].values()
-    return sorted((e for e in state["sealed"] if e["version"] in sealed), key=lambda e: e["version"])
+    return sorted((e for e in state["sealed"] if e["version"] in sealed), key=lambda e: e["version"] or 0)
 
 
-def initiative_contest(state: GattaiState) -> tuple[dict, str | None, bool]:
+def initiative_contest(state: GattaiState) -> tuple[dict[Side, str], Side | None, bool]:
     """(cards by side, winning side or None, identical) of the sealed Initiative cards: rank, then suit."""
     cards = {side_of(e["seat"]): e["card"] for e in initiative_entries(state)}
     pc, cc = cards["pilots"], cards["coach"]
     identical = rank_then_suit(pc) == rank_then_suit(cc)
-    winner = None if identical else ("pilots" if rank_then_suit(pc) > rank_then_suit(cc) else "coach")
+    winner: Side | None = None if identical else ("pilots" if rank_then_suit(pc) > rank_then_suit(cc) else "coach")
     return cards, winner, identical
 
 
@@ -205,9 +209,15 @@ def blocked_public(state: GattaiState, seat: str, card: str) -> dict:
     """The public part of a Block: the card blocked, what it was, and against an Escalate what is taken back."""
     td = throwdown_of(state)
     entry = top(state)
-    public = {"seat": seat, "side": side_of(seat), "card": card, "blocked": entry["card"], "against": entry["how"]}
-    if entry["how"] == "escalate":
-        esc = td["piles"][-1]["escalation"]
+    public: dict[str, Any] = {
+        "seat": seat,
+        "side": side_of(seat),
+        "card": card,
+        "blocked": entry["card"],
+        "against": entry["how"],
+    }
+    esc = td["piles"][-1]["escalation"]
+    if entry["how"] == "escalate" and esc is not None:
         public.update(stage_back_to=td["stage"] - 1, points_back=esc["points"], scorer=esc["scorer"])
     return public
 
@@ -221,7 +231,9 @@ def conceded_public(state: GattaiState, seat: str) -> dict:
 def throwdown_ended_public(state: GattaiState) -> dict:
     """The public part of the Throwdown's end: more points wins (a tie: the side that did not concede)."""
     td = throwdown_of(state)
-    scores = dict(td["scores"])
+    scores = td["scores"].copy()
+    winner: Side | None
+    order: list[Side]
     if td["called_off"]:
         winner, order = None, ["coach", "pilots"]
     else:

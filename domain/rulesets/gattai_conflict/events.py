@@ -58,10 +58,14 @@ from .event_parts import (
 )
 from .gambit import earns_lesson, times
 from .shapes import (
+    Boon,
+    ChosenOutcome,
+    Complication,
     DeckName,
     FiredTrigger,
     GattaiState,
     Mode,
+    OmenEffect,
     Outcome,
     Source,
     Stat,
@@ -181,7 +185,7 @@ class OmenSpent(Payload):
     seat: str
     deck: DeckName
     omen: str
-    effect: Literal["self_full", "all_2", "crisis"]
+    effect: OmenEffect
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -258,7 +262,7 @@ class OutcomeChosen(Payload):
     """A pilot who was not higher chooses the outcome (a new Lesson with her specialty's No-and)."""
 
     seat: str
-    outcome: Literal["yes_but", "no_but", "no_and"]
+    outcome: ChosenOutcome
     lesson: bool
 
 
@@ -267,7 +271,7 @@ class BoonPicked(Payload):
     """The pilot's boon, fired `times` times."""
 
     seat: str
-    trigger: Literal["chargeup", "fortify"]
+    trigger: Boon
     times: int
 
 
@@ -276,7 +280,7 @@ class ComplicationNamed(Payload):
     """The Coach's complication aimed at the pilot, fired `times` times."""
 
     seat: str
-    trigger: Literal["purge", "schism"]
+    trigger: Complication
     target: str
     times: int
 

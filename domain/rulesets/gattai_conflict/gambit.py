@@ -22,17 +22,17 @@ Decisions where the seed and the rules page are silent:
 from __future__ import annotations
 
 from .config import COACH
-from .shapes import GattaiState, gambit_of
+from .shapes import Boon, ChosenOutcome, Complication, GambitState, GattaiState, Outcome, gambit_of
 
-OUTCOMES = ("yes_and", "yes_but", "no_but", "no_and")
-CHOSEN = ("yes_but", "no_but", "no_and")
-BOONS = ("chargeup", "fortify")
-COMPLICATIONS = ("purge", "schism")
+OUTCOMES: tuple[Outcome, ...] = ("yes_and", "yes_but", "no_but", "no_and")
+CHOSEN: tuple[ChosenOutcome, ...] = ("yes_but", "no_but", "no_and")
+BOONS: tuple[Boon, ...] = ("chargeup", "fortify")
+COMPLICATIONS: tuple[Complication, ...] = ("purge", "schism")
 # The phases in which the Gambit itself runs (story triggers may be fired).
 RUNNING = ("threshold", "play", "choice", "boon", "complication")
 
 
-def new_gambit(state: GattaiState) -> dict:
+def new_gambit(state: GattaiState) -> GambitState:
     """The Gambit's bookkeeping at its start."""
     cfg = state["config"]
     return {

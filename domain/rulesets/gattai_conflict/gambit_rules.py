@@ -11,8 +11,9 @@ from .cards import settle, top_card
 from .commands import ChooseOutcome, FlipCard, NameComplication, PickBoon, PlayCard, PlayThreshold
 from .config import COACH
 from .event_parts import gambit_resolved_public, sealed_secret, threshold_call
+from .events import BoonPicked, ComplicationNamed, OutcomeChosen, TriggerFired
 from .gambit import BOONS, CHOSEN, COMPLICATIONS, earns_lesson, times
-from .shapes import ConflictPad, GattaiState, gambit_of
+from .shapes import Boon, ChosenOutcome, Complication, ConflictPad, GattaiState, gambit_of, named
 from .team import trigger
 
 # ----- named checks (legal.py lists what passes them) ---------------------------------------------
@@ -44,22 +45,28 @@ def check_flip(state: GattaiState) -> None:
         raise RuleViolation("deck_empty", "the Pilot Deck and its Trash are empty")
 
 
-def check_outcome(outcome: str) -> None:
-    """A pilot who is not higher chooses Yes-but, No-but or No-and."""
-    if outcome not in CHOSEN:
+def check_outcome(outcome: str) -> ChosenOutcome:
+    """A pilot who is not higher chooses Yes-but, No-but or No-and (returned as the outcome it names)."""
+    chosen = named(outcome, CHOSEN)
+    if chosen is None:
         raise RuleViolation("unknown_outcome", f"outcome must be one of {', '.join(CHOSEN)}")
+    return chosen
 
 
-def check_boon(name: str) -> None:
-    """The boon is +Chargeup or +Fortify."""
-    if name not in BOONS:
+def check_boon(name: str) -> Boon:
+    """The boon is +Chargeup or +Fortify (returned as the trigger it names)."""
+    boon = named(name, BOONS)
+    if boon is None:
         raise RuleViolation("unknown_trigger", "the boon must be 'chargeup' or 'fortify'")
+    return boon
 
 
-def check_complication(name: str) -> None:
-    """The complication is +Purge or +Schism."""
-    if name not in COMPLICATIONS:
+def check_complication(name: str) -> Complication:
+    """The complication is +Purge or +Schism (returned as the trigger it names)."""
+    complication = named(name, COMPLICATIONS)
+    if complication is None:
         raise RuleViolation("unknown_trigger", "the complication must be 'purge' or 'schism'")
+    return complication
 
 
 # ----- the commands -------------------------------------------------------------------------------
@@ -103,29 +110,29 @@ def _reveal(pad: ConflictPad) -> None:
 
 def choose_outcome(pad: ConflictPad, seat: str, cmd: ChooseOutcome) -> None:
     """Not higher: the pilot chooses Yes-but, No-but or No-and (which gives her +Chargeup:Self)."""
-    check_outcome(cmd.outcome)
-    pad.emit("OutcomeChosen", {"seat": seat, "outcome": cmd.outcome, "lesson": earns_lesson(pad.conflict, cmd.outcome)})
-    if cmd.outcome == "no_and":
-        pad.emit("TriggerFired", {"fired": trigger("chargeup", seat, seat, "no_and")})
+    outcome = check_outcome(cmd.outcome)
+    pad.record(OutcomeChosen(seat=seat, outcome=outcome, lesson=earns_lesson(pad.conflict, outcome)))
+    if outcome == "no_and":
+        pad.record(TriggerFired(fired=trigger("chargeup", seat, seat, "no_and")))
 
 
 def pick_boon(pad: ConflictPad, seat: str, cmd: PickBoon) -> None:
     """The pilot's single-point positive trigger for herself (twice with her specialty)."""
-    check_boon(cmd.trigger)
+    boon = check_boon(cmd.trigger)
     n = times(pad.conflict)
-    pad.emit("BoonPicked", {"seat": seat, "trigger": cmd.trigger, "times": n})
+    pad.record(BoonPicked(seat=seat, trigger=boon, times=n))
     for _ in range(n):
-        pad.emit("TriggerFired", {"fired": trigger(cmd.trigger, seat, seat, "gambit")})
+        pad.record(TriggerFired(fired=trigger(boon, seat, seat, "gambit")))
 
 
 def name_complication(pad: ConflictPad, seat: str, cmd: NameComplication) -> None:
     """The Coach's negative trigger aimed at the pilot (twice with her specialty)."""
-    check_complication(cmd.trigger)
+    complication = check_complication(cmd.trigger)
     n = times(pad.conflict)
     pilot = gambit_of(pad.conflict)["pilot"]
-    pad.emit("ComplicationNamed", {"seat": COACH, "trigger": cmd.trigger, "target": pilot, "times": n})
+    pad.record(ComplicationNamed(seat=COACH, trigger=complication, target=pilot, times=n))
     for _ in range(n):
-        pad.emit("TriggerFired", {"fired": trigger(cmd.trigger, pilot, COACH, "gambit")})
+        pad.record(TriggerFired(fired=trigger(complication, pilot, COACH, "gambit")))
 
 
 def finish(pad: ConflictPad) -> None:

@@ -14,6 +14,7 @@ the match waits for their seat; so is an Assist.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from domain.chance import Chance
 from domain.ruleset import Command, Event, RuleViolation, check_game_running, check_seat_in_match, check_seat_to_act
@@ -41,12 +42,13 @@ from .commands import (
 )
 from .config import COACH, Config
 from .event_parts import cleanup_public, conflict_started_public, resolving_public
+from .events import CardsDiscarded, OmenSpent, TriggerFired
 from .gambit import BOONS, CHOSEN, COMPLICATIONS
 from .gambit import RUNNING as GAMBIT_RUNNING
 from .gambit import actors as gambit_actors
 from .gambit_rules import HANDLERS as GAMBIT_HANDLERS
 from .gambit_rules import finish as finish_gambit
-from .shapes import ConflictPad, GattaiState
+from .shapes import ConflictPad, FiredTrigger, GattaiState, OmenEffect, TriggerName, named
 from .state import evolve, initial_state
 from .team import COACH_FIRES, DAMAGE, PILOT_FIRES, max_hand, may_fire, pending, resolve_options, trigger, valid_target
 from .throwdown import FIGHTING, PAYLOAD_LIMIT, payload_full
@@ -56,8 +58,8 @@ from .throwdown_rules import finish as finish_throwdown
 
 # The phases in which the conflict itself runs, so story triggers may be fired.
 RUNNING = {"gambit": GAMBIT_RUNNING, "throwdown": FIGHTING}
-PILOT_OMEN_EFFECTS = ("self_full", "all_2")
-COACH_OMEN_EFFECTS = ("crisis",)
+PILOT_OMEN_EFFECTS: tuple[OmenEffect, ...] = ("self_full", "all_2")
+COACH_OMEN_EFFECTS: tuple[OmenEffect, ...] = ("crisis",)
 HANDLERS = {"gambit": GAMBIT_HANDLERS, "throwdown": THROWDOWN_HANDLERS}
 ACTORS: dict[str, Callable[[GattaiState], list[str]]] = {"gambit": gambit_actors, "throwdown": throwdown_actors}
 # What follows the emptied trigger queue once a mode has ended (`after_queue`).
@@ -83,8 +85,10 @@ def outcome(state: GattaiState) -> dict | None:
     """None while the match runs; then winners, reason, the mode's result and the Team's gauges."""
     if state["phase"] != "over":
         return None
-    out = dict(state["result"])
-    out["winners"] = list(out["winners"])
+    result = state["result"]
+    if result is None:
+        raise TypeError("a conflict over has its result")
+    out: dict[str, Any] = {**result, "winners": list(result["winners"])}
     out["harmony"] = state["harmony"]
     out["team"] = {p: dict(g) for p, g in state["team"].items()}
     return out
@@ -119,28 +123,32 @@ def check_trigger_answer(state: GattaiState, seat: str, use_buffer: bool, stat: 
         raise RuleViolation("invalid_answer", "take a +Trauma by naming a stat above 0; name no stat otherwise")
 
 
-def omen_effects(seat: str) -> tuple[str, ...]:
+def omen_effects(seat: str) -> tuple[OmenEffect, ...]:
     """What spending an Omen may do: a Pilot Omen charges pilots, a Coach Omen sets off a Crisis."""
     return COACH_OMEN_EFFECTS if seat == COACH else PILOT_OMEN_EFFECTS
 
 
-def check_omen(state: GattaiState, seat: str, omen: str, effect: str) -> None:
-    """A seat spends an active, unspent Omen beside its side's deck, for one of that deck's effects."""
+def check_omen(state: GattaiState, seat: str, omen: str, effect: str) -> OmenEffect:
+    """A seat spends an active, unspent Omen beside its side's deck, for one of that deck's effects (returned)."""
     found = next((o for o in state["decks"][deck_for(seat)]["omens"] if o["card"] == omen), None)
     if found is None:
         raise RuleViolation("unknown_omen", f"{omen!r} is not an Omen beside your deck")
     if found["spent"]:
         raise RuleViolation("omen_spent", "that Omen is already spent")
-    if effect not in omen_effects(seat):
+    chosen = named(effect, omen_effects(seat))
+    if chosen is None:
         raise RuleViolation("unknown_effect", f"effect must be one of {', '.join(omen_effects(seat))}")
+    return chosen
 
 
-def check_story_trigger(state: GattaiState, seat: str, name: str, target: str) -> None:
-    """A +Trigger the story grants is fired while the conflict runs, by a seat that fires it, at a fitting target."""
+def check_story_trigger(state: GattaiState, seat: str, name: str, target: str) -> TriggerName:
+    """A +Trigger the story grants is fired while the conflict runs, by a seat that fires it, at a fitting target
+    (returned as the trigger it names)."""
     check_no_trigger_pending(state)
     if state["phase"] not in RUNNING[state["mode"]]:
         raise RuleViolation("not_now", "triggers are fired while the conflict runs")
-    if name not in COACH_FIRES + PILOT_FIRES:
+    fired = named(name, COACH_FIRES + PILOT_FIRES)
+    if fired is None:
         raise RuleViolation("unknown_trigger", f"no trigger {name!r}")
     if not may_fire(seat, name):
         raise RuleViolation("not_your_trigger", f"{seat} does not fire +{name}")
@@ -148,6 +156,7 @@ def check_story_trigger(state: GattaiState, seat: str, name: str, target: str) -
         raise RuleViolation("invalid_target", f"+{name} cannot target {target!r}")
     if name in DAMAGE and payload_full(state, seat):
         raise RuleViolation("payload_full", f"your side's Payload already holds {PAYLOAD_LIMIT} triggers")
+    return fired
 
 
 def check_discard(state: GattaiState, seat: str, cards: tuple[str, ...]) -> None:
@@ -213,7 +222,7 @@ def drain(pad: ConflictPad) -> None:
         return
 
 
-def _resolved(pad: ConflictPad, fired: dict, prevented: bool, stat: str | None) -> None:
+def _resolved(pad: ConflictPad, fired: FiredTrigger, prevented: bool, stat: str | None) -> None:
     pad.emit("TriggerResolved", {**resolving_public(fired), "prevented": prevented, "stat": stat})
     if fired["trigger"] == "tarry" and not prevented:
         mill(pad, "coach", pad.conflict["config"]["crisis_tier"], "tarry")
@@ -227,14 +236,14 @@ def resolve_trigger(pad: ConflictPad, seat: str, cmd: ResolveTrigger) -> None:
 
 def spend_omen(pad: ConflictPad, seat: str, cmd: SpendOmen) -> None:
     """Spend an active Omen of your side's deck; when both of a deck's Jokers are spent, they go back in."""
-    check_omen(pad.conflict, seat, cmd.omen, cmd.effect)
+    effect = check_omen(pad.conflict, seat, cmd.omen, cmd.effect)
     deck = deck_for(seat)
-    pad.emit("OmenSpent", {"seat": seat, "deck": deck, "omen": cmd.omen, "effect": cmd.effect})
-    if cmd.effect == "self_full":
-        pad.emit("TriggerFired", {"fired": trigger("chargeup", seat, seat, "omen", full=True)})
-    elif cmd.effect == "all_2":
+    pad.record(OmenSpent(seat=seat, deck=deck, omen=cmd.omen, effect=effect))
+    if effect == "self_full":
+        pad.record(TriggerFired(fired=trigger("chargeup", seat, seat, "omen", full=True)))
+    elif effect == "all_2":
         for pilot in pad.conflict["pilots"]:
-            pad.emit("TriggerFired", {"fired": trigger("chargeup", pilot, seat, "omen", amount=2)})
+            pad.record(TriggerFired(fired=trigger("chargeup", pilot, seat, "omen", amount=2)))
     omens = pad.conflict["decks"][deck]["omens"]
     if len(omens) == 2 and all(o["spent"] for o in omens):
         shuffle(pad, deck, "omens_returned")
@@ -243,8 +252,8 @@ def spend_omen(pad: ConflictPad, seat: str, cmd: SpendOmen) -> None:
 
 def record_trigger(pad: ConflictPad, seat: str, cmd: RecordTrigger) -> None:
     """Fire a +Trigger the story grants; in a Throwdown its damage waits in the firing side's Payload."""
-    check_story_trigger(pad.conflict, seat, cmd.trigger, cmd.target)
-    pad.emit("TriggerFired", {"fired": trigger(cmd.trigger, cmd.target, seat, "story")})
+    fired = check_story_trigger(pad.conflict, seat, cmd.trigger, cmd.target)
+    pad.record(TriggerFired(fired=trigger(fired, cmd.target, seat, "story")))
 
 
 def begin_cleanup(pad: ConflictPad) -> None:
@@ -260,7 +269,7 @@ def begin_cleanup(pad: ConflictPad) -> None:
 def discard_to_max(pad: ConflictPad, seat: str, cmd: DiscardToMax) -> None:
     """Discard exactly the cards over your max hand."""
     check_discard(pad.conflict, seat, cmd.cards)
-    pad.emit("CardsDiscarded", {"seat": seat, "cards": list(cmd.cards)})
+    pad.record(CardsDiscarded(seat=seat, cards=list(cmd.cards)))
 
 
 # ----- time out -----------------------------------------------------------------------------------
@@ -291,7 +300,8 @@ def default_commands(state: GattaiState, seat: str) -> list[Command]:
     due = state["discards_due"].get(seat) if state["phase"] == "cleanup" else None
     if due:
         return [DiscardToMax(tuple(hand[:due]))]
-    returns = (state.get("throwdown") or {}).get("returns_due") or {}
+    td = state["throwdown"]
+    returns = td["returns_due"] if td is not None else {}
     return [
         Concede(),
         PlayThreshold("deck"),

@@ -9,7 +9,7 @@ plain JSON data; see state.py for what each key holds.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from typing import Any, Literal, NotRequired, TypedDict, TypeVar, cast
 
 from domain.chance import Chance
 from domain.decision import Decision
@@ -59,9 +59,21 @@ TriggerSource = Literal[
     "story", "omen", "gambit", "no_and", "dissonance", "threat_assist", "rally_at_violet", "schism_at_red"
 ]
 Outcome = Literal["yes_and", "yes_but", "no_but", "no_and"]
+ChosenOutcome = Literal["yes_but", "no_but", "no_and"]
+Boon = Literal["chargeup", "fortify"]
+Complication = Literal["purge", "schism"]
+OmenEffect = Literal["self_full", "all_2", "crisis"]
 Source = Literal["hand", "deck"]
 # How a card came onto a Pile.
 PileHow = Literal["initiative", "counter", "escalate", "rumble"]
+
+
+W = TypeVar("W", bound=str)
+
+
+def named(value: str, vocabulary: tuple[W, ...]) -> W | None:
+    """The word of a fixed vocabulary a command's text names, or None (commands carry plain text)."""
+    return next((word for word in vocabulary if word == value), None)
 
 
 class FiredTrigger(TypedDict):
@@ -148,8 +160,8 @@ class GambitState(TypedDict):
     pilot_source: Source | None
     higher: bool | None
     outcome: Outcome | None
-    boon: str | None
-    complication: str | None
+    boon: Boon | None
+    complication: Complication | None
 
 
 class SideScores(TypedDict):

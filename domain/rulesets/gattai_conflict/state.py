@@ -273,7 +273,7 @@ def _gambit_resolved(state: GattaiState, resolved: GambitResolved, event: Event)
 def pass_turn(td: ThrowdownState) -> None:
     """The other side's turn: this turn's Assists and Threat Assists are spent."""
     td["turn"] = other_side(td["turn"])
-    td.update(bonus=0, assisted=[], threat_assists={})
+    td["bonus"], td["assisted"], td["threat_assists"] = 0, [], {}
     td["turns_taken"] += 1
 
 
@@ -385,7 +385,7 @@ def _assisted(state: GattaiState, assisted: Assisted, event: Event) -> None:
 def _threat_assisted(state: GattaiState, assisted: ThreatAssisted, event: Event) -> None:
     state["hands"][COACH].remove(assisted.card)
     to_trash(state, assisted.card)
-    throwdown_of(state)["threat_assists"][assisted.threat] = assisted.kind
+    throwdown_of(state)["threat_assists"][assisted.threat] = assisted.activates
 
 
 @FOLDS.on(Countered)

@@ -29,7 +29,7 @@ PREVENTABLE = ("schism", "purge", "trauma")
 # Who may fire which trigger with `record_trigger`: the Coach adjudicates what the story grants
 # mechanically (a Threat's power, a Location); pilots name their own story boons.
 # A pilot's +Trauma hits a Threat (its rating drops by one, not below 0); the Coach's hits a pilot.
-COACH_FIRES = (
+COACH_FIRES: tuple[TriggerName, ...] = (
     "chargeup",
     "fortify",
     "rally",
@@ -43,7 +43,7 @@ COACH_FIRES = (
     "tarry",
     "break",
 )
-PILOT_FIRES = ("favor", "rebuild", "replenish", "restore", "tarry", "trauma")
+PILOT_FIRES: tuple[TriggerName, ...] = ("favor", "rebuild", "replenish", "restore", "tarry", "trauma")
 PILOT_TARGETED = ("chargeup", "fortify", "schism", "purge")
 MAX_TARGET = 40
 
@@ -95,9 +95,10 @@ def valid_target(state: GattaiState, seat: str, name: str, target: str) -> bool:
 
 def would_change(state: GattaiState, t: FiredTrigger) -> bool:
     """Whether a preventable trigger would change anything if it applied."""
-    name, gauge = t["trigger"], state["team"].get(t["target"])
+    name = t["trigger"]
     if name == "schism":
         return True
+    gauge = state["team"][t["target"]]
     if name == "purge":
         return gauge["charges"] > 0
     if name == "trauma":
@@ -140,23 +141,23 @@ def apply_resolved(state: GattaiState, prevented: bool, stat: Stat | None) -> No
     """Apply the trigger at the front of the queue as the `TriggerResolved` event says (prevented, or the stat taken)."""
     t = state["queue"].pop(0)
     name, target = t["trigger"], t["target"]
-    gauge = state["team"].get(target)
     if prevented:
-        gauge["buffers"] -= 1
+        state["team"][target]["buffers"] -= 1
         return
     chained: list[FiredTrigger] = []
-    if name == "chargeup":
-        gained = gauge["charges_max"] if t["full"] else gauge["charges"] + t["amount"]
-        gauge["charges"] = min(gauge["charges_max"], gained)
-    elif name == "fortify":
-        gauge["buffers"] = min(gauge["buffers_max"], gauge["buffers"] + 1)
-    elif name == "purge":
-        gauge["charges"] = 0
-    elif name == "trauma" and gauge is None:
+    if name == "trauma" and target not in state["team"]:
         if target in state["threats"]:
             state["threats"][target] = max(0, state["threats"][target] - 1)
-    elif name == "trauma":
-        if stat in STATS and gauge[stat] > 0:
+    elif name in ("chargeup", "fortify", "purge", "trauma"):
+        gauge = state["team"][target]
+        if name == "chargeup":
+            gained = gauge["charges_max"] if t["full"] else gauge["charges"] + t["amount"]
+            gauge["charges"] = min(gauge["charges_max"], gained)
+        elif name == "fortify":
+            gauge["buffers"] = min(gauge["buffers_max"], gauge["buffers"] + 1)
+        elif name == "purge":
+            gauge["charges"] = 0
+        elif stat in STATS and stat is not None and gauge[stat] > 0:
             gauge[stat] -= 1
     elif name == "rally":
         if state["harmony"] < 7:

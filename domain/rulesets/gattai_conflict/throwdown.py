@@ -42,9 +42,11 @@ Decisions where the seed and the rules page are silent:
 
 from __future__ import annotations
 
+from typing import Literal, cast
+
 from .cards import ACE, is_face, rank
 from .config import COACH
-from .shapes import GattaiState, throwdown_of
+from .shapes import FiredTrigger, GattaiState, PayloadEntry, PileCard, Side, Stat, ThrowdownState, throwdown_of
 
 # Phases in which a Throwdown's damage waits in a Payload instead of resolving at once (the
 # Throwdown itself runs: story triggers may be fired).
@@ -59,7 +61,7 @@ PAYLOAD_LIMIT = 12
 FIRED_AT_WILL = {"amount": 1, "full": False, "source": "story", "immediate": False}
 
 
-def payload_entry(state: GattaiState, fired: dict, side: str) -> dict:
+def payload_entry(state: GattaiState, fired: FiredTrigger, side: Side) -> PayloadEntry:
     """A fired trigger as its side's Payload keeps it: only what `delivered_payload` cannot restore.
 
     Every trigger a seat fires at will has the same amount, `full`, source and `immediate`, and
@@ -67,22 +69,26 @@ def payload_entry(state: GattaiState, fired: dict, side: str) -> dict:
     keeps the trigger, its target and only what differs from those (the event keeps the whole record).
     """
     implied = _implied(state, side)
-    return {key: value for key, value in fired.items() if key not in implied or implied[key] != value}
+    # The trigger and its target are never implied, so the entry has the keys PayloadEntry requires.
+    return cast(
+        PayloadEntry, {key: value for key, value in fired.items() if key not in implied or implied[key] != value}
+    )
 
 
-def delivered_payload(state: GattaiState, side: str) -> list[dict]:
+def delivered_payload(state: GattaiState, side: Side) -> list[FiredTrigger]:
     """A side's Payload as whole trigger records, in the order they resolve (an entry kept whole,
     as a snapshot taken before entries were trimmed holds it, passes unchanged)."""
     implied = _implied(state, side)
-    return [{**implied, **entry} for entry in throwdown_of(state)["payloads"][side]]
+    # An entry and what it left out are a whole trigger record again.
+    return [cast(FiredTrigger, {**implied, **entry}) for entry in throwdown_of(state)["payloads"][side]]
 
 
-def _implied(state: GattaiState, side: str) -> dict:
+def _implied(state: GattaiState, side: Side) -> dict[str, object]:
     """What a Payload entry of this side leaves out: the shared fields and the side's commander."""
     return {**FIRED_AT_WILL, "by": driver(state, side)}
 
 
-def side_of(seat: str) -> str:
+def side_of(seat: str) -> Side:
     """The Throwdown side a seat fights on."""
     return "coach" if seat == COACH else "pilots"
 
@@ -93,16 +99,16 @@ def payload_full(state: GattaiState, seat: str) -> bool:
     return td is not None and state["phase"] in FIGHTING and len(td["payloads"][side_of(seat)]) >= PAYLOAD_LIMIT
 
 
-def other_side(side: str) -> str:
+def other_side(side: str | None) -> Side:
     """The opposing side."""
     return "pilots" if side == "coach" else "coach"
 
 
-def new_throwdown(state: GattaiState) -> dict:
+def new_throwdown(state: GattaiState) -> ThrowdownState:
     """The Throwdown's bookkeeping at its start, with the Strikes fixed."""
     cfg = state["config"]
     commander = cfg["commander"]
-    stat = "steel" if cfg["started_by"] == "pilots" else "flesh"
+    stat: Stat = "steel" if cfg["started_by"] == "pilots" else "flesh"
     ratings = sorted(state["threats"].values(), reverse=True)
     return {
         "commander": commander,
@@ -128,7 +134,7 @@ def new_throwdown(state: GattaiState) -> dict:
     }
 
 
-def driver(state: GattaiState, side: str) -> str:
+def driver(state: GattaiState, side: str | None) -> str:
     """The seat that plays a side's Initiative and Drives."""
     return COACH if side == "coach" else throwdown_of(state)["commander"]
 
@@ -143,7 +149,7 @@ def strike(state: GattaiState, side: str, stage: int | None = None) -> int:
     return base + td["bonus"]
 
 
-def top(state: GattaiState) -> dict:
+def top(state: GattaiState) -> PileCard:
     """The winning card: the top entry of the current Pile."""
     return throwdown_of(state)["piles"][-1]["cards"][-1]
 
@@ -162,7 +168,7 @@ def may_assist(state: GattaiState, seat: str) -> bool:
     )
 
 
-def threat_assist_kind(card: str) -> str | None:
+def threat_assist_kind(card: str) -> Literal["wave", "storm"] | None:
     """What a discarded card lets a Threat activate: a face card a Wave, an Ace a Storm."""
     if is_face(card):
         return "wave"

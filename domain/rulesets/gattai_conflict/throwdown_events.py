@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypedDict
 
-from domain.event_types import Payload, hidden, optional
+from domain.event_types import Payload, hidden, keyed, optional
 
 from .shapes import FiredTrigger, Side, SideScores, Source
 
@@ -140,7 +140,8 @@ class ThreatAssisted(Payload):
 
     threat: str
     card: str
-    kind: Literal["wave", "storm"]
+    # `kind` is the payload class's own name for its record kind: the field keeps the record's key.
+    activates: Literal["wave", "storm"] = keyed("kind")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from domain.ruleset import RuleViolation
 
@@ -39,9 +39,11 @@ from .event_parts import (
     stacks_secret,
     throwdown_ended_public,
 )
+from .events import TriggerFired
 from .shapes import ConflictPad, GattaiState, throwdown_of
 from .team import trigger
 from .throwdown import driver, may_assist, side_of, strike, threat_assist_kind, top
+from .throwdown_events import Assisted, CardsGiven, CardsReturned, ThreatAssisted, ThrowdownCalledOff
 
 # ----- named checks (legal.py lists what passes them) ---------------------------------------------
 
@@ -93,7 +95,7 @@ def check_assist(state: GattaiState, seat: str) -> None:
         raise RuleViolation("cannot_assist", "assist on your side's turn, once, with a charge to spend")
 
 
-def check_threat_assist(state: GattaiState, threat: str, card: str) -> str:
+def check_threat_assist(state: GattaiState, threat: str, card: str) -> Literal["wave", "storm"]:
     """Each Threat assists once per Coach turn, for a discarded face card (Wave) or Ace (Storm); returns which."""
     td = throwdown_of(state)
     if td["turn"] != "coach":
@@ -176,13 +178,13 @@ def reveal_initiative(pad: ConflictPad, seat: str, cmd: RevealInitiative) -> Non
         pad.emit(
             "InitiativeRevealed",
             {"seat": entry["seat"], "card": entry["card"], "bluff_call": call},
-            opens=(entry["version"],),
+            opens=(call["claim_version"],),
         )
     public = initiative_resolved_public(state)
     pad.emit("InitiativeResolved", public)
     if public["identical"]:
         if not state["hands"][COACH] or not state["hands"][td["commander"]]:
-            pad.emit("ThrowdownCalledOff", {"reason": "identical_initiative_and_empty_hand"})
+            pad.record(ThrowdownCalledOff(reason="identical_initiative_and_empty_hand"))
             end_throwdown(pad)
         return
     over, limit = public["excess"], public["strike"]
@@ -200,7 +202,7 @@ def dissonance_check(pad: ConflictPad, dissonance: int) -> None:
     settle(pad, "coach")
     if public["schism"]:
         commander = public["pilot"]
-        pad.emit("TriggerFired", {"fired": trigger("schism", commander, commander, "dissonance", immediate=True)})
+        pad.record(TriggerFired(fired=trigger("schism", commander, commander, "dissonance", immediate=True)))
 
 
 def answer_question(pad: ConflictPad, seat: str, cmd: AnswerQuestion) -> None:
@@ -218,23 +220,13 @@ def give_cards(pad: ConflictPad, seat: str, cmd: GiveCards) -> None:
     check_giver(pad.conflict, seat)
     check_distinct_in_hand(pad.conflict, seat, cmd.cards)
     commander = throwdown_of(pad.conflict)["commander"]
-    pad.emit(
-        "CardsGiven",
-        {"seat": seat, "to": commander, "count": len(cmd.cards)},
-        {"cards": list(cmd.cards)},
-        (seat, commander),
-    )
+    pad.record(CardsGiven(seat=seat, to=commander, count=len(cmd.cards), cards=list(cmd.cards)), (seat, commander))
 
 
 def return_cards(pad: ConflictPad, seat: str, cmd: ReturnCards) -> None:
     """The commander gives a pilot back as many cards as that pilot gave her."""
     check_return(pad.conflict, seat, cmd.to, cmd.cards)
-    pad.emit(
-        "CardsReturned",
-        {"seat": seat, "to": cmd.to, "count": len(cmd.cards)},
-        {"cards": list(cmd.cards)},
-        (seat, cmd.to),
-    )
+    pad.record(CardsReturned(seat=seat, to=cmd.to, count=len(cmd.cards), cards=list(cmd.cards)), (seat, cmd.to))
 
 
 # ----- turns --------------------------------------------------------------------------------------
@@ -244,14 +236,14 @@ def assist(pad: ConflictPad, seat: str, cmd: Assist) -> None:
     """Another pilot discards a card and spends a charge: +1 to the commander's Strike this turn."""
     check_in_hand(pad.conflict, seat, cmd.card)
     check_assist(pad.conflict, seat)
-    pad.emit("Assisted", {"seat": seat, "card": cmd.card})
+    pad.record(Assisted(seat=seat, card=cmd.card))
 
 
 def threat_assist(pad: ConflictPad, seat: str, cmd: ThreatAssist) -> None:
     """A Threat activates a Wave (face card discarded) or a Storm (Ace discarded), once per turn."""
     kind = check_threat_assist(pad.conflict, cmd.threat, cmd.card)
-    pad.emit("ThreatAssisted", {"threat": cmd.threat, "card": cmd.card, "kind": kind})
-    pad.emit("TriggerFired", {"fired": trigger(kind, cmd.threat, COACH, "threat_assist")})
+    pad.record(ThreatAssisted(threat=cmd.threat, card=cmd.card, activates=kind))
+    pad.record(TriggerFired(fired=trigger(kind, cmd.threat, COACH, "threat_assist")))
 
 
 def counter(pad: ConflictPad, seat: str, cmd: Counter) -> None:

@@ -14,7 +14,7 @@ already the Harmony a Rumble card faces); both count this turn's Assists.
 from __future__ import annotations
 
 import copy
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from domain.ruleset import Viewer
 from domain.view_types import ViewTypes
@@ -41,7 +41,7 @@ from .team import HARMONY_NAMES, max_hand, pending
 from .throwdown import FIGHTING, delivered_payload, strike
 from .throwdown_events import SidePayloadRecords
 
-SIDES = ("pilots", "coach")
+SIDES: tuple[Side, ...] = ("pilots", "coach")
 LAST_STAGE = 7
 STAGE_NAMES = {
     1: "Confrontation",
@@ -121,8 +121,8 @@ def _throwdown(state: GattaiState) -> dict | None:
     td = state["throwdown"]
     if td is None:
         return None
-    out = copy.deepcopy(td)
-    out["payloads"] = {side: delivered_payload(state, side) for side in td["payloads"]}
+    out: dict[str, Any] = copy.deepcopy(dict(td))
+    out["payloads"] = {side: delivered_payload(state, side) for side in SIDES}
     out["stage_name"] = STAGE_NAMES.get(td["stage"])
     out["initiative"] = {side: v is not None for side, v in td["initiative"].items()}
     out["strikes"], out["escalation_strikes"] = _strikes(state)
