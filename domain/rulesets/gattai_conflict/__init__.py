@@ -39,10 +39,13 @@ Our rulings where the seed is silent (each mode's own are in gambit.py and throw
   hands are refilled only at the very end (plus one free card after an out-of-Strike Coach
   Initiative), so a side runs out of cards and must Concede.
 
-Files: config (Config, seats) · commands · events (event parts, derived_*) · state (evolve) ·
-rules (setup, decide, outcome) · legal (to_act, may_act, legal moves) · view (view, catalogue) ·
-readjudicate · cards (decks, Omens) · team (Harmony, +Triggers) · gambit / throwdown (each
-mode's bookkeeping) · gambit_rules / throwdown_rules (each mode's commands).
+Files: config (Config, seats) · commands · events (EVENTS: every kind's typed payload, the
+Throwdown's in throwdown_events; derived_*) · event_parts (the parts decide and the verifier
+build alike) · shapes (GattaiState and the vocabularies, below every module that reads the state)
+· state (initial_state, FOLDS, evolve) · rules (setup, decide, outcome) · legal (to_act, may_act,
+legal moves) · view (view, catalogue, VIEWS) · readjudicate · cards (decks, Omens) · team (Harmony,
++Triggers) · gambit / throwdown (each mode's bookkeeping) · gambit_rules / throwdown_rules (each
+mode's commands).
 """
 
 from __future__ import annotations

@@ -11,10 +11,9 @@ Decide-side helpers (`settle`, `shuffle`, `draw_cards`, `mill`) emit events on d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from .config import COACH
-from .shapes import ConflictPad, DeckName, GattaiState, Source
+from .shapes import ConflictPad, DeckName, GattaiState, SealedKind, Source
 
 DECKS = ("pilot", "coach")
 PREFIX = {"pilot": "P", "coach": "C"}
@@ -151,7 +150,7 @@ def take(state: GattaiState, seat: str, card: str) -> None:
 
 
 def place_sealed(
-    state: GattaiState, seat: str, card: str, source: str, version: int | None, kind: Literal["threshold", "initiative"]
+    state: GattaiState, seat: str, card: str, source: Source, version: int | None, kind: SealedKind
 ) -> None:
     """Move a sealed card face down onto the table and note the claim (source) and where it came from."""
     origin: Source = "hand" if card in state["hands"][seat] else "deck"

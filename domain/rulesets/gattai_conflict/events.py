@@ -1,6 +1,7 @@
 """Every event kind of a conflict, declared as a typed payload (`EVENTS`), and what the state fixes of them.
 
-Each kind is a frozen dataclass of its public fields and its secret ones (`hidden`); state.py
+Each kind is a frozen dataclass of its public fields and its secret ones (`hidden`), the
+Throwdown's in throwdown_events.py; state.py
 folds each payload type and the conformance kit holds every record decide, setup and time_out emit
 to exactly these fields. Keys a record holds only sometimes are `optional`. The parts decide builds
 from the state (a Drive's excess, a reveal's bluff call) are built in event_parts.py, once for

@@ -6,7 +6,7 @@ side: the pilot picks +Chargeup or +Fortify) or `complication` (a negative side:
 +Purge or +Schism) -> `resolving` (triggers resolve) -> cleanup.
 
 This module holds the Gambit's bookkeeping and who it waits for; gambit_rules.py decides its
-commands, events.py builds their events' parts and state.py folds them.
+commands, events.py declares their events, event_parts.py builds their parts and state.py folds them.
 
 Decisions where the seed and the rules page are silent:
 - "Higher" compares ranks only (equal ranks are not higher); a Two beats an Ace and an Ace

@@ -64,6 +64,8 @@ Boon = Literal["chargeup", "fortify"]
 Complication = Literal["purge", "schism"]
 OmenEffect = Literal["self_full", "all_2", "crisis"]
 Source = Literal["hand", "deck"]
+TableRole = Literal["threshold", "initiative", "gambit_play"]
+SealedKind = Literal["threshold", "initiative"]
 # How a card came onto a Pile.
 PileHow = Literal["initiative", "counter", "escalate", "rumble"]
 
@@ -133,7 +135,7 @@ class TableEntry(TypedDict):
 
     card: str
     seat: str
-    role: Literal["threshold", "initiative", "gambit_play"]
+    role: TableRole
     face_up: bool
 
 
@@ -142,9 +144,9 @@ class SealedEntry(TypedDict):
 
     version: int | None
     seat: str
-    kind: Literal["threshold", "initiative"]
+    kind: SealedKind
     card: str
-    source: str
+    source: Source
     origin: Source
     reveal_version: int | None
 

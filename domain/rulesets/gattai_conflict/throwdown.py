@@ -4,8 +4,8 @@ Phases: `initiative` (both commanders seal) -> `reveal` (either commander turns 
 -> `question` (the Coach records the table's answer; the draws) -> `swap` (other pilots give,
 the commander gives back as many) -> `turns` (Assists, then one Drive per turn) -> `resolving`
 (Payloads resolve) -> cleanup. This module holds the sides, the Strikes and who the Throwdown
-waits for; throwdown_rules.py decides its commands, events.py builds their events' parts and
-state.py folds them.
+waits for; throwdown_rules.py decides its commands, throwdown_events.py declares their events,
+event_parts.py builds their parts and state.py folds them.
 
 `throwdown` bookkeeping: `commander`, `stage`, `scores` {pilots, coach}, `turn` (side), `piles`
 (the current Pile last; each {stage, cards [{card, side, how}], escalation {scorer, points} |

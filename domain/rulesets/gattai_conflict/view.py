@@ -14,7 +14,7 @@ already the Harmony a Rumble card faces); both count this turn's Assists.
 from __future__ import annotations
 
 import copy
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict
 
 from domain.ruleset import Viewer
 from domain.view_types import ViewTypes
@@ -32,8 +32,11 @@ from .shapes import (
     Omen,
     Phase,
     Pile,
+    SealedKind,
     Side,
     SideScores,
+    Source,
+    TableRole,
     ThrowdownResult,
     throwdown_of,
 )
@@ -194,7 +197,7 @@ class ThrowdownView(TypedDict):
     strike_base: SideScores
     bonus: int
     assisted: list[str]
-    threat_assists: dict[str, str]
+    threat_assists: dict[str, Literal["wave", "storm"]]
     initiative: SideFlags
     initiative_rounds: int
     for_team: bool | None
@@ -270,7 +273,7 @@ class TableCardView(TypedDict):
     """A card on the table, its face when face up or this viewer's own."""
 
     seat: str
-    role: str
+    role: TableRole
     face_up: bool
     card: str | None
 
@@ -280,8 +283,8 @@ class SealedView(TypedDict):
 
     version: int | None
     seat: str
-    kind: str
-    source: str
+    kind: SealedKind
+    source: Source
     reveal_version: int | None
     card: str | None
 
@@ -290,7 +293,7 @@ class OpenTableCard(TypedDict):
     """A card on the table, seen whether face up or not."""
 
     seat: str
-    role: str
+    role: TableRole
     face_up: bool
     card: str
 
@@ -300,8 +303,8 @@ class OpenSealed(TypedDict):
 
     version: int | None
     seat: str
-    kind: str
-    source: str
+    kind: SealedKind
+    source: Source
     reveal_version: int | None
     card: str
 
