@@ -21,13 +21,15 @@ Decisions where the seed and the rules page are silent:
 
 from __future__ import annotations
 
+from typing import get_args
+
 from .config import COACH
 from .shapes import Boon, ChosenOutcome, Complication, GambitState, GattaiState, Outcome, gambit_of
 
-OUTCOMES: tuple[Outcome, ...] = ("yes_and", "yes_but", "no_but", "no_and")
-CHOSEN: tuple[ChosenOutcome, ...] = ("yes_but", "no_but", "no_and")
-BOONS: tuple[Boon, ...] = ("chargeup", "fortify")
-COMPLICATIONS: tuple[Complication, ...] = ("purge", "schism")
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+CHOSEN: tuple[ChosenOutcome, ...] = get_args(ChosenOutcome)
+BOONS: tuple[Boon, ...] = get_args(Boon)
+COMPLICATIONS: tuple[Complication, ...] = get_args(Complication)
 # The phases in which the Gambit itself runs (story triggers may be fired).
 RUNNING = ("threshold", "play", "choice", "boon", "complication")
 

@@ -36,24 +36,12 @@ Phase = Literal[
     "over",
 ]
 Stat = Literal["steel", "flesh", "synch", "solo"]
-TriggerName = Literal[
-    "chargeup",
-    "fortify",
-    "rally",
-    "schism",
-    "purge",
-    "trauma",
-    "favor",
-    "disfavor",
-    "ruin",
-    "rebuild",
-    "replenish",
-    "restore",
-    "storm",
-    "wave",
-    "tarry",
-    "break",
+# Mechanical triggers change the Team state; story triggers are recorded with their target (team.py).
+MechanicalTrigger = Literal["chargeup", "fortify", "rally", "schism", "purge", "trauma"]
+StoryTrigger = Literal[
+    "favor", "disfavor", "ruin", "rebuild", "replenish", "restore", "storm", "wave", "tarry", "break"
 ]
+TriggerName = Literal[MechanicalTrigger, StoryTrigger]
 # Why a trigger fired: a seat's story, a card's outcome, an Omen, or a chain of another trigger.
 TriggerSource = Literal[
     "story", "omen", "gambit", "no_and", "dissonance", "threat_assist", "rally_at_violet", "schism_at_red"
@@ -210,8 +198,8 @@ class Pile(TypedDict):
     escalation: Escalation | None
 
 
-class ThrowdownState(TypedDict):
-    """The Throwdown's bookkeeping (see throwdown.py)."""
+class ThrowdownBook(TypedDict):
+    """The Throwdown's bookkeeping that its state and its view hold alike (see throwdown.py)."""
 
     commander: str
     started_by: Side
@@ -224,15 +212,20 @@ class ThrowdownState(TypedDict):
     bonus: int
     assisted: list[str]
     threat_assists: dict[str, Literal["wave", "storm"]]
-    initiative: SideVersions
     initiative_rounds: int
     for_team: bool | None
     to_give: list[str]
     returns_due: dict[str, int]
-    payloads: SidePayloads
     conceded_by: Side | None
     winner: Side | None
     called_off: bool
+
+
+class ThrowdownState(ThrowdownBook):
+    """The Throwdown's bookkeeping: each side's sealed Initiative record and its Payload's entries."""
+
+    initiative: SideVersions
+    payloads: SidePayloads
 
 
 class GambitResult(TypedDict):

@@ -52,6 +52,7 @@ from .throwdown_events import (
     Assisted,
     Blocked,
     CardsGiven,
+    CardsPassed,
     CardsReturned,
     Conceded,
     Countered,
@@ -341,7 +342,7 @@ def _threat_stacks_drawn(state: GattaiState, drawn: ThreatStacksDrawn, event: Ev
         state["stacks"][threat] = []
 
 
-def _move(state: GattaiState, moved: CardsGiven | CardsReturned) -> None:
+def _move(state: GattaiState, moved: CardsPassed) -> None:
     for card in moved.cards:
         state["hands"][moved.seat].remove(card)
         state["hands"][moved.to].append(card)

@@ -15,15 +15,16 @@ front of the queue, since they happen as part of the trigger that caused them.
 from __future__ import annotations
 
 import math
+from typing import get_args
 
 from .commands import STATS
 from .config import COACH
-from .shapes import FiredTrigger, GattaiState, Stat, TriggerName, TriggerSource
+from .shapes import FiredTrigger, GattaiState, MechanicalTrigger, Stat, StoryTrigger, TriggerName, TriggerSource
 
 HARMONY_NAMES = {1: "Red", 2: "Orange", 3: "Yellow", 4: "Green", 5: "Blue", 6: "Indigo", 7: "Violet"}
 
-MECHANICAL = ("chargeup", "fortify", "rally", "schism", "purge", "trauma")
-STORY = ("favor", "disfavor", "ruin", "rebuild", "replenish", "restore", "storm", "wave", "tarry", "break")
+MECHANICAL: tuple[MechanicalTrigger, ...] = get_args(MechanicalTrigger)
+STORY: tuple[StoryTrigger, ...] = get_args(StoryTrigger)
 DAMAGE = ("schism", "purge", "trauma", "disfavor", "ruin")
 PREVENTABLE = ("schism", "purge", "trauma")
 # Who may fire which trigger with `record_trigger`: the Coach adjudicates what the story grants

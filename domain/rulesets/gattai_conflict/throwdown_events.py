@@ -107,8 +107,8 @@ class ThreatStacksDrawn(Payload):
 
 
 @dataclass(frozen=True, kw_only=True)
-class CardsGiven(Payload):
-    """A pilot gives the commander cards (none passes), seen by both."""
+class CardsPassed(Payload):
+    """Cards one seat hands another at the swap, seen by both (not a kind itself: its two kinds follow)."""
 
     seat: str
     to: str
@@ -117,13 +117,13 @@ class CardsGiven(Payload):
 
 
 @dataclass(frozen=True, kw_only=True)
-class CardsReturned(Payload):
-    """The commander gives a giver back as many cards, seen by both."""
+class CardsGiven(CardsPassed):
+    """A pilot gives the commander cards (none passes)."""
 
-    seat: str
-    to: str
-    count: int
-    cards: Sequence[str] = hidden()
+
+@dataclass(frozen=True, kw_only=True)
+class CardsReturned(CardsPassed):
+    """The commander gives a giver back as many cards."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,7 +14,7 @@ already the Harmony a Rumble card faces); both count this turn's Assists.
 from __future__ import annotations
 
 import copy
-from typing import Any, Literal, TypedDict
+from typing import Any, TypedDict
 
 from domain.ruleset import Viewer
 from domain.view_types import ViewTypes
@@ -31,12 +31,12 @@ from .shapes import (
     Mode,
     Omen,
     Phase,
-    Pile,
     SealedKind,
     Side,
     SideScores,
     Source,
     TableRole,
+    ThrowdownBook,
     ThrowdownResult,
     throwdown_of,
 )
@@ -184,29 +184,11 @@ class SideFlags(TypedDict):
     coach: bool
 
 
-class ThrowdownView(TypedDict):
+class ThrowdownView(ThrowdownBook):
     """The Throwdown's bookkeeping as shown: Payloads whole, the Initiative as sealed or not, the Strikes."""
 
-    commander: str
-    started_by: Side
-    stage: int
-    scores: SideScores
-    turn: Side | None
-    turns_taken: int
-    piles: list[Pile]
-    strike_base: SideScores
-    bonus: int
-    assisted: list[str]
-    threat_assists: dict[str, Literal["wave", "storm"]]
     initiative: SideFlags
-    initiative_rounds: int
-    for_team: bool | None
-    to_give: list[str]
-    returns_due: dict[str, int]
     payloads: SidePayloadRecords
-    conceded_by: Side | None
-    winner: Side | None
-    called_off: bool
     stage_name: str | None
     strikes: SideScores | None
     escalation_strikes: SideScores | None
