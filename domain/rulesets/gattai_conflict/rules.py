@@ -1,8 +1,8 @@
 """The rules of a conflict: setup, decide with its named checks, and outcome.
 
-`decide` validates and simulates on a `shapes.ConflictPad` (a `domain.decision.Decision`); after every command the
-trigger queue is drained (stopping at a trigger that waits for a pilot's answer), what follows an
-emptied queue runs (the Gambit's or the Throwdown's end, then the discard/draw), and both decks
+`decide` validates and simulates on a `shapes.ConflictPad` (a `domain.decision.Decision` typed over
+the conflict's state); after every command the trigger queue is drained (stopping at a trigger
+that waits for a pilot's answer), what follows an emptied queue runs (the Gambit's or the Throwdown's end, then the discard/draw), and both decks
 are settled (a Joker on top is set out as an Omen, an empty deck takes its reshuffled Trash). The
 modes' own commands are decided in gambit_rules.py and throwdown_rules.py.
 
