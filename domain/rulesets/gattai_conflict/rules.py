@@ -2,9 +2,10 @@
 
 `decide` validates and simulates on a `shapes.ConflictPad` (a `domain.decision.Decision` typed over
 the conflict's state); after every command the trigger queue is drained (stopping at a trigger
-that waits for a pilot's answer), what follows an emptied queue runs (the Gambit's or the Throwdown's end, then the discard/draw), and both decks
-are settled (a Joker on top is set out as an Omen, an empty deck takes its reshuffled Trash). The
-modes' own commands are decided in gambit_rules.py and throwdown_rules.py.
+that waits for a pilot's answer), what follows an emptied queue runs (the Gambit's or the
+Throwdown's end, then the discard/draw), and both decks are settled (a Joker on top is set out as
+an Omen, an empty deck takes its reshuffled Trash). The modes' own commands are decided in
+gambit_rules.py and throwdown_rules.py.
 
 Any-time commands: `spend_omen` (while the match runs) and `record_trigger` (while the conflict
 itself runs and no trigger waits for an answer) are judged by their own checks, whether or not
