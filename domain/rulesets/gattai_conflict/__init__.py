@@ -39,10 +39,13 @@ Our rulings where the seed is silent (each mode's own are in gambit.py and throw
   hands are refilled only at the very end (plus one free card after an out-of-Strike Coach
   Initiative), so a side runs out of cards and must Concede.
 
-Files: config (Config, seats) · commands · events (event parts, derived_*) · state (evolve) ·
-rules (setup, decide, outcome) · legal (to_act, may_act, legal moves) · view (view, catalogue) ·
-readjudicate · cards (decks, Omens) · team (Harmony, +Triggers) · gambit / throwdown (each
-mode's bookkeeping) · gambit_rules / throwdown_rules (each mode's commands).
+Files: config (Config, seats) · commands · events (EVENTS: every kind's typed payload, the
+Throwdown's in throwdown_events; derived_*) · event_parts (the parts decide and the verifier
+build alike) · shapes (GattaiState and the vocabularies, below every module that reads the state)
+· state (initial_state, FOLDS, evolve) · rules (setup, decide, outcome) · legal (to_act, may_act,
+legal moves) · view (view, catalogue, VIEWS) · readjudicate · cards (decks, Omens) · team (Harmony,
++Triggers) · gambit / throwdown (each mode's bookkeeping) · gambit_rules / throwdown_rules (each
+mode's commands).
 """
 
 from __future__ import annotations
@@ -74,17 +77,20 @@ from .commands import (
     ThreatAssist,
 )
 from .config import RULESET_ID, Config, join_options, seat_names
-from .events import derived_public, derived_secret
+from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
-from .state import evolve, initial_state
-from .view import catalogue, view
+from .state import FOLDS, evolve, initial_state
+from .view import VIEWS, catalogue, view
 
 __all__ = [
     "ALL_CARDS",
     "COMMANDS",
+    "EVENTS",
+    "FOLDS",
     "RULESET_ID",
+    "VIEWS",
     "AnswerQuestion",
     "Assist",
     "Block",

@@ -5,14 +5,15 @@ Spades of the Coach Deck, `P.JK1`/`P.JK2` the Pilot Deck's Jokers. A deck's `dra
 top at index 0; its `trash` has its top last; `omens` lists its Jokers set out beside it.
 
 Decide-side helpers (`settle`, `shuffle`, `draw_cards`, `mill`) emit events on decide's scratch pad
-(`domain.decision.Decision`); evolve-side helpers (`apply_*`) move cards in the state and never validate.
+(`shapes.ConflictPad`, `domain.decision.Decision` typed); evolve-side helpers (`apply_*`) move cards in the state and never validate.
 """
 
 from __future__ import annotations
 
-from domain.decision import Decision
+from collections.abc import Sequence
 
 from .config import COACH
+from .shapes import ConflictPad, DeckName, GattaiState, SealedKind, Source
 
 DECKS = ("pilot", "coach")
 PREFIX = {"pilot": "P", "coach": "C"}
@@ -33,7 +34,7 @@ def deck_cards(deck: str) -> list[str]:
 ALL_CARDS: frozenset[str] = frozenset(deck_cards("pilot") + deck_cards("coach"))
 
 
-def deck_for(seat: str) -> str:
+def deck_for(seat: str) -> DeckName:
     """The deck a seat draws from: the Coach's own, the Pilot Deck for every pilot."""
     return "coach" if seat == COACH else "pilot"
 
@@ -111,7 +112,7 @@ def new_decks() -> dict:
     return {d: {"draw": deck_cards(d), "trash": [], "omens": []} for d in DECKS}
 
 
-def shuffle_pool(state: dict, deck: str, reason: str) -> list[str]:
+def shuffle_pool(state: GattaiState, deck: str, reason: str) -> list[str]:
     """The cards a shuffle orders: the deck then its Trash, plus the spent Jokers when they return."""
     d = state["decks"][deck]
     pool = list(d["draw"]) + list(d["trash"])
@@ -120,7 +121,7 @@ def shuffle_pool(state: dict, deck: str, reason: str) -> list[str]:
     return pool
 
 
-def apply_shuffle(state: dict, deck: str, reason: str, permutation: list[int]) -> None:
+def apply_shuffle(state: GattaiState, deck: str, reason: str, permutation: Sequence[int]) -> None:
     """Replace a deck by its shuffled pool; its Trash (and returned Omens) are now in it."""
     pool = shuffle_pool(state, deck, reason)
     d = state["decks"][deck]
@@ -130,31 +131,71 @@ def apply_shuffle(state: dict, deck: str, reason: str, permutation: list[int]) -
         d["omens"] = []
 
 
-def apply_omen_revealed(state: dict, deck: str) -> None:
+def apply_omen_revealed(state: GattaiState, deck: str) -> None:
     """The Joker on top of the deck is set out beside it as an active Omen."""
     d = state["decks"][deck]
     d["omens"].append({"card": d["draw"].pop(0), "spent": False})
 
 
-def to_trash(state: dict, card: str) -> None:
+def to_trash(state: GattaiState, card: str) -> None:
     """Put a card face up on top of its deck's Trash."""
     state["decks"][deck_of(card)]["trash"].append(card)
+
+
+def take(state: GattaiState, seat: str, card: str) -> None:
+    """Take a card out of a seat's hand, if it is there."""
+    hand = state["hands"][seat]
+    if card in hand:
+        hand.remove(card)
+
+
+def place_sealed(
+    state: GattaiState, seat: str, card: str, source: Source, version: int | None, kind: SealedKind
+) -> None:
+    """Move a sealed card face down onto the table and note the claim (source) and where it came from."""
+    origin: Source = "hand" if card in state["hands"][seat] else "deck"
+    if origin == "hand":
+        take(state, seat, card)
+    else:
+        state["decks"][deck_of(card)]["draw"].remove(card)
+    state["table"].append({"card": card, "seat": seat, "role": kind, "face_up": False})
+    state["sealed"].append(
+        {
+            "version": version,
+            "seat": seat,
+            "kind": kind,
+            "card": card,
+            "source": source,
+            "origin": origin,
+            "reveal_version": None,
+        }
+    )
+
+
+def mark_revealed(state: GattaiState, claim_version: int, card: str, version: int | None) -> None:
+    """Mark the sealed play recorded at `claim_version` revealed (at `version`), and turn its card face up."""
+    for entry in state["sealed"]:
+        if entry["version"] == claim_version:
+            entry["reveal_version"] = version
+    for placed in state["table"]:
+        if placed["card"] == card:
+            placed["face_up"] = True
 
 
 # ----- decide side --------------------------------------------------------------------------------
 
 
-def omen_on_top(state: dict, deck: str) -> str | None:
+def omen_on_top(state: GattaiState, deck: str) -> str | None:
     """The Joker on top of a deck, to be set out as an Omen; None when the top is not a Joker."""
     d = state["decks"][deck]["draw"]
     return d[0] if d and is_joker(d[0]) else None
 
 
-def settle(pad: Decision, deck: str) -> None:
+def settle(pad: ConflictPad, deck: str) -> None:
     """Set out any Joker on top of the deck as an Omen, and reshuffle the Trash into an empty deck."""
     while True:
-        d = pad.state["decks"][deck]
-        omen = omen_on_top(pad.state, deck)
+        d = pad.conflict["decks"][deck]
+        omen = omen_on_top(pad.conflict, deck)
         if omen is not None:
             pad.emit("OmenRevealed", {"deck": deck, "card": omen})
         elif not d["draw"] and d["trash"]:
@@ -163,7 +204,7 @@ def settle(pad: Decision, deck: str) -> None:
             return
 
 
-def shuffle_reason(state: dict, deck: str) -> str:
+def shuffle_reason(state: GattaiState, deck: str) -> str:
     """Why a deck is shuffled now: at the start, for its two spent Omens' return, or for its empty draw pile."""
     # Both Omens spent are returned by the same command that spends the second (nothing else is
     # shuffled in between), and a deck is otherwise only shuffled once its draw pile is empty.
@@ -175,7 +216,7 @@ def shuffle_reason(state: dict, deck: str) -> str:
     return "trash_reshuffled"
 
 
-def shuffle_public(state: dict, deck: str, reason: str) -> dict:
+def shuffle_public(state: GattaiState, deck: str, reason: str) -> dict:
     """The public part of a shuffle: its pool's size, which is also the `n` its permutation draws over."""
     # A smaller `n` would silently drop the pool's cards past it (apply_shuffle keeps only the
     # permuted positions).
@@ -183,19 +224,19 @@ def shuffle_public(state: dict, deck: str, reason: str) -> dict:
     return {"deck": deck, "reason": reason, "size": n, "chance": {"draw": "permutation", "n": n}}
 
 
-def shuffle(pad: Decision, deck: str, reason: str) -> None:
+def shuffle(pad: ConflictPad, deck: str, reason: str) -> None:
     """Shuffle a deck (with its Trash, and its returning Jokers) from the match's randomness."""
-    public = shuffle_public(pad.state, deck, reason)
+    public = shuffle_public(pad.conflict, deck, reason)
     drawn = pad.chance.permutation(pad.purpose(f"shuffle-{deck}"), public["chance"]["n"])
     pad.emit_chance("DeckShuffled", drawn, {k: v for k, v in public.items() if k != "chance"})
 
 
-def drawn_secret(state: dict, deck: str, count: int) -> dict:
+def drawn_secret(state: GattaiState, deck: str, count: int) -> dict:
     """A CardsDrawn / ThreatStackDealt secret: the top `count` cards of the deck."""
     return {"cards": list(state["decks"][deck]["draw"][:count])}
 
 
-def draw_run(state: dict, deck: str, wanted: int) -> int:
+def draw_run(state: GattaiState, deck: str, wanted: int) -> int:
     """How many of `wanted` cards one draw event takes off the deck: never past a Joker or the deck's end."""
     top = state["decks"][deck]["draw"]
     run = 0
@@ -204,7 +245,7 @@ def draw_run(state: dict, deck: str, wanted: int) -> int:
     return run
 
 
-def draw_cards(pad: Decision, seat: str, deck: str, count: int, why: str, threat: str | None = None) -> int:
+def draw_cards(pad: ConflictPad, seat: str, deck: str, count: int, why: str, threat: str | None = None) -> int:
     """Draw `count` cards into a hand (or onto a Threat's stack), setting out Omens on the way.
 
     Returns how many were drawn: fewer when the deck and its Trash run dry.
@@ -212,29 +253,29 @@ def draw_cards(pad: Decision, seat: str, deck: str, count: int, why: str, threat
     drawn = 0
     while drawn < count:
         settle(pad, deck)
-        run = draw_run(pad.state, deck, count - drawn)
+        run = draw_run(pad.conflict, deck, count - drawn)
         if run == 0:
             break
         public = {"seat": seat, "deck": deck, "count": run, "why": why}
         if threat is not None:
             public["threat"] = threat
-        pad.emit("ThreatStackDealt" if threat else "CardsDrawn", public, drawn_secret(pad.state, deck, run), (seat,))
+        pad.emit("ThreatStackDealt" if threat else "CardsDrawn", public, drawn_secret(pad.conflict, deck, run), (seat,))
         drawn += run
     settle(pad, deck)
     return drawn
 
 
-def top_card(state: dict, deck: str) -> str | None:
+def top_card(state: GattaiState, deck: str) -> str | None:
     """The card on top of a deck (never a Joker once settled), or None when deck and Trash are empty."""
     d = state["decks"][deck]["draw"]
     return d[0] if d and not is_joker(d[0]) else None
 
 
-def mill(pad: Decision, deck: str, count: int, why: str) -> None:
+def mill(pad: ConflictPad, deck: str, count: int, why: str) -> None:
     """Send cards from the top of a deck face up to its Trash, one at a time (Omens set out between)."""
     for _ in range(count):
         settle(pad, deck)
-        card = top_card(pad.state, deck)
+        card = top_card(pad.conflict, deck)
         if card is None:
             break
         pad.emit("CardMilled", {"deck": deck, "card": card, "why": why})

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, get_args
 
 from domain.ruleset import Command
 
+from .shapes import Stat
+
 # The sheet stats: what a pilot's ResolveTrigger names when she takes a +Trauma.
-STATS = ("steel", "flesh", "synch", "solo")
+STATS: tuple[Stat, ...] = get_args(Stat)
 
 
 # ----- the Gambit ---------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
-"""The parts of every event kind, built once for decide/setup and the verifier, and what the state fixes of them.
+"""Every event kind of a conflict, declared as a typed payload (`EVENTS`), and what the state fixes of them.
 
-decide and setup build each event's public and secret parts with the functions here, and the
-verifier's hooks (`derived_secret`, `derived_public`, and readjudicate.py) call the same ones, so
-the two can never disagree.
+Each kind is a frozen dataclass of its public fields and its secret ones (`hidden`), the
+Throwdown's in throwdown_events.py; state.py
+folds each payload type and the conformance kit holds every record decide, setup and time_out emit
+to exactly these fields. Keys a record holds only sometimes are `optional`. The parts decide builds
+from the state (a Drive's excess, a reveal's bluff call) are built in event_parts.py, once for
+decide and the verifier's hooks here.
 
 Which part of each secret the rules fix (`derived_secret`), and which is a seat's choice:
 - DeckShuffled: its secret is the chance result itself, which the verifier re-derives.
@@ -26,258 +29,318 @@ state) and a Dissonance's size (the Strike it exceeded has been reset by the tim
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
+
+from domain.event_types import EventTypes, Payload, hidden
 from domain.ruleset import Event
 
-from .cards import (
-    deck_for,
-    draw_run,
-    drawn_secret,
-    excess,
-    flip_value,
-    gambit_beats,
-    omen_on_top,
-    rank_then_suit,
-    shuffle_public,
-    shuffle_reason,
-    top_card,
-)
+from .cards import deck_for, draw_run, drawn_secret, omen_on_top, shuffle_public, shuffle_reason, top_card
 from .config import COACH
+from .event_parts import (
+    INITIATIVE_SOURCE,
+    blocked_public,
+    cleanup_public,
+    conceded_public,
+    conflict_started_public,
+    drive_public,
+    flip_public,
+    gambit_resolved_public,
+    initiative_resolved_public,
+    piles_public,
+    question_public,
+    resolving_public,
+    sealed_secret,
+    stacks_public,
+    stacks_secret,
+    threshold_call,
+    throwdown_ended_public,
+)
 from .gambit import earns_lesson, times
+from .shapes import (
+    Boon,
+    ChosenOutcome,
+    Complication,
+    DeckName,
+    FiredTrigger,
+    GattaiState,
+    Mode,
+    OmenEffect,
+    Outcome,
+    Source,
+    Stat,
+    TriggerName,
+    TriggerSource,
+    gambit_of,
+    throwdown_of,
+)
 from .team import max_hand
-from .throwdown import delivered_payload, driver, other_side, side_of, strike, threat_assist_kind, top
-
-INITIATIVE_SOURCE = "hand"
-
-
-def stacks_secret(state: dict) -> dict:
-    """A ThreatStacksDrawn secret: the cards on every Threat's stack, in Threat order."""
-    return {"cards": [card for cards in state["stacks"].values() for card in cards]}
-
-
-def sealed_secret(card: str | None, source: str) -> dict:
-    """A sealed play's secret: the card and where its seat claims it came from."""
-    return {"card": card, "source": source}
-
-
-def sealed_verdict(entry: dict) -> str:
-    """A sealed play's bluff verdict: "true" when the card came from where its seat claimed."""
-    return "true" if entry["origin"] == entry["source"] else "false"
-
+from .throwdown import driver, side_of, threat_assist_kind
+from .throwdown_events import (
+    Assisted,
+    Blocked,
+    CardsGiven,
+    CardsReturned,
+    Conceded,
+    Countered,
+    DissonanceFlipped,
+    Escalated,
+    InitiativeResolved,
+    InitiativeRevealed,
+    InitiativeSealed,
+    PilesCleared,
+    QuestionAnswered,
+    Rumbled,
+    ThreatAssisted,
+    ThreatStacksDrawn,
+    ThrowdownCalledOff,
+    ThrowdownEnded,
+)
 
 # ----- any conflict -------------------------------------------------------------------------------
 
 
-def conflict_started_public(state: dict) -> dict:
-    """The public part of the conflict's start: its mode and the Team's Harmony, as configured."""
-    return {"mode": state["config"]["mode"], "harmony": state["config"]["harmony"]}
+@dataclass(frozen=True, kw_only=True)
+class DeckShuffled(Payload):
+    """A deck shuffled with its Trash (and its returning Omens): the permutation only organizers see."""
+
+    deck: DeckName
+    reason: Literal["start", "omens_returned", "trash_reshuffled"]
+    size: int
+    chance: dict[str, Any]
+    chance_result: Sequence[int] = hidden()
 
 
-def resolving_public(t: dict) -> dict:
-    """The trigger a TriggerResolved resolves (the front of the queue), as its record names it."""
-    return {"trigger": t["trigger"], "target": t["target"], "by": t["by"], "source": t["source"]}
+@dataclass(frozen=True, kw_only=True)
+class OmenRevealed(Payload):
+    """The Joker on top of a deck set out beside it as an Omen."""
+
+    deck: DeckName
+    card: str
 
 
-def cleanup_public(state: dict) -> dict:
-    """The public part of the cleanup after the draws: every seat's max hand and who must discard how many."""
-    due = {
-        s: len(state["hands"][s]) - max_hand(state, s)
-        for s in state["seats"]
-        if len(state["hands"][s]) > max_hand(state, s)
-    }
-    return {"discards_due": due, "max_hands": {s: max_hand(state, s) for s in state["seats"]}}
+@dataclass(frozen=True, kw_only=True)
+class CardsDrawn(Payload):
+    """Cards off a deck's top into a hand, seen by the drawing seat."""
+
+    seat: str
+    deck: DeckName
+    count: int
+    why: Literal["deal", "refill", "free_card", "bonus_draw"]
+    cards: Sequence[str] = hidden()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ThreatStackDealt(Payload):
+    """Cards off the Coach Deck's top face down onto a Threat (the Coach's Bonus Draws)."""
+
+    seat: str
+    deck: DeckName
+    count: int
+    why: Literal["threat_stack"]
+    threat: str
+    cards: Sequence[str] = hidden()
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardMilled(Payload):
+    """A card off a deck's top face up into its Trash (a +Tarry)."""
+
+    deck: DeckName
+    card: str
+    why: Literal["tarry"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConflictStarted(Payload):
+    """The conflict begins, in its mode, at the Team's Harmony."""
+
+    mode: Mode
+    harmony: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriggerFired(Payload):
+    """A +Trigger fired: queued, or kept in its side's Payload during a Throwdown."""
+
+    fired: FiredTrigger
+
+
+@dataclass(frozen=True, kw_only=True)
+class TriggerResolved(Payload):
+    """The front trigger of the queue resolved: prevented with a buffer, or taken (a +Trauma naming a stat)."""
+
+    trigger: TriggerName
+    target: str
+    by: str
+    source: TriggerSource
+    prevented: bool
+    stat: Stat | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class OmenSpent(Payload):
+    """A seat spends an Omen beside its deck for one of the deck's effects."""
+
+    seat: str
+    deck: DeckName
+    omen: str
+    effect: OmenEffect
+
+
+@dataclass(frozen=True, kw_only=True)
+class CleanupStarted(Payload):
+    """Hands are refilled: every seat's max hand, and who must discard how many."""
+
+    discards_due: dict[str, int]
+    max_hands: dict[str, int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsDiscarded(Payload):
+    """A seat discards the cards over its max hand."""
+
+    seat: str
+    cards: list[str]
 
 
 # ----- the Gambit ---------------------------------------------------------------------------------
 
 
-def threshold_call(state: dict, call_version: int | None) -> dict:
-    """The bluff call the reveal of the sealed Threshold makes, once the pilot's card is on the table.
+class ThresholdConsequences(TypedDict):
+    """What the Threshold's reveal decides: whether the pilot's card is higher."""
 
-    The pilot's play is the call (only the Gambit's pilot plays); the verdict is whether the
-    Threshold came from where the Coach claimed, and the consequence is whether the pilot is higher.
-    """
-    g = state["gambit"]
-    sealed = next(e for e in state["sealed"] if e["version"] == g["threshold_version"])
-    higher = gambit_beats(g["pilot_card"], sealed["card"])
-    return {
-        "claim_version": sealed["version"],
-        "claimant": COACH,
-        "caller": g["pilot"],
-        "call_version": call_version,
-        "verdict": sealed_verdict(sealed),
-        "kind": "threshold",
-        "card": sealed["card"],
-        "source": sealed["source"],
-        "consequences": {"pilot_card": g["pilot_card"], "pilot_higher": higher},
-    }
+    pilot_card: str
+    pilot_higher: bool
 
 
-def gambit_resolved_public(state: dict) -> dict:
-    """The public part of the Gambit's end: its cards, its outcome and who it made win."""
-    g = state["gambit"]
-    winners = [g["pilot"]] if g["outcome"] in ("yes_and", "yes_but") else [COACH]
-    return {
-        "pilot": g["pilot"],
-        "threshold": g["threshold"],
-        "pilot_card": g["pilot_card"],
-        "outcome": g["outcome"],
-        "winners": winners,
-    }
+class ThresholdCall(TypedDict):
+    """The bluff call the reveal of the Threshold makes (event_parts.threshold_call)."""
+
+    claim_version: int
+    claimant: str
+    caller: str
+    call_version: int | None
+    verdict: Literal["true", "false"]
+    kind: Literal["threshold"]
+    card: str
+    source: Source
+    consequences: ThresholdConsequences
 
 
-# ----- the Throwdown ------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class ThresholdSealed(Payload):
+    """The Coach seals the Threshold: its claimed source public, the card (and the claim) his."""
+
+    seat: str
+    source: Source
+    sealed_play: Literal["threshold"]
+    card: str = hidden()
+    claimed_source: Literal["hand", "deck"] = hidden(key="source")
 
 
-def initiative_entries(state: dict) -> list[dict]:
-    """The two sealed plays of this Initiative round, in the order they were sealed."""
-    sealed = state["throwdown"]["initiative"].values()
-    return sorted((e for e in state["sealed"] if e["version"] in sealed), key=lambda e: e["version"])
+@dataclass(frozen=True, kw_only=True)
+class PilotCardPlayed(Payload):
+    """The pilot plays a card from hand or flips the Pilot Deck's top."""
+
+    seat: str
+    card: str
+    source: Source
 
 
-def initiative_contest(state: dict) -> tuple[dict, str | None, bool]:
-    """(cards by side, winning side or None, identical) of the sealed Initiative cards: rank, then suit."""
-    cards = {side_of(e["seat"]): e["card"] for e in initiative_entries(state)}
-    pc, cc = cards["pilots"], cards["coach"]
-    identical = rank_then_suit(pc) == rank_then_suit(cc)
-    winner = None if identical else ("pilots" if rank_then_suit(pc) > rank_then_suit(cc) else "coach")
-    return cards, winner, identical
+@dataclass(frozen=True, kw_only=True)
+class ThresholdRevealed(Payload):
+    """The Threshold turned face up, with the bluff call on its claimed source."""
+
+    seat: str
+    card: str
+    bluff_call: ThresholdCall
 
 
-def initiative_call(state: dict, seat: str, caller: str, call_version: int | None) -> dict:
-    """The bluff call the reveal of `seat`'s sealed Initiative card makes (either commander may call)."""
-    version = state["throwdown"]["initiative"][side_of(seat)]
-    entry = next(e for e in state["sealed"] if e["version"] == version)
-    _, winner, identical = initiative_contest(state)
-    return {
-        "claim_version": entry["version"],
-        "claimant": entry["seat"],
-        "caller": caller,
-        "call_version": call_version,
-        "verdict": sealed_verdict(entry),
-        "kind": "initiative",
-        "card": entry["card"],
-        "source": entry["source"],
-        "consequences": {"initiative_winner": winner, "identical": identical},
-    }
+@dataclass(frozen=True, kw_only=True)
+class OutcomeChosen(Payload):
+    """A pilot who was not higher chooses the outcome (a new Lesson with her specialty's No-and)."""
+
+    seat: str
+    outcome: ChosenOutcome
+    lesson: bool
 
 
-def initiative_resolved_public(state: dict) -> dict:
-    """The public part of resolving the revealed Initiative cards: who wins, by how much, and against which Strike."""
-    cards, winner, identical = initiative_contest(state)
-    both = {"pilots": cards["pilots"], "coach": cards["coach"]}
-    if identical or winner is None:
-        return {"winner": None, "identical": True, "cards": both}
-    over = excess(cards[winner], cards[other_side(winner)])
-    limit = strike(state, winner)
-    return {
-        "winner": winner,
-        "identical": False,
-        "cards": both,
-        "winning_card": cards[winner],
-        "excess": over,
-        "strike": limit,
-        "outside_strike": over > limit,
-    }
+@dataclass(frozen=True, kw_only=True)
+class BoonPicked(Payload):
+    """The pilot's boon, fired `times` times."""
+
+    seat: str
+    trigger: Boon
+    times: int
 
 
-def flip_public(state: dict, dissonance: int) -> dict:
-    """The public part of a Dissonance flip: the Coach Deck's top card, its value, and whether it is a Schism."""
-    card = top_card(state, "coach")
-    schism = card is not None and flip_value(card) <= dissonance
-    return {
-        "card": card,
-        "value": None if card is None else flip_value(card),
-        "dissonance": dissonance,
-        "schism": schism,
-        "pilot": state["throwdown"]["commander"],
-    }
+@dataclass(frozen=True, kw_only=True)
+class ComplicationNamed(Payload):
+    """The Coach's complication aimed at the pilot, fired `times` times."""
+
+    seat: str
+    trigger: Complication
+    target: str
+    times: int
 
 
-def question_public(state: dict, for_team: bool) -> dict:
-    """The public part of the table's answer: the commander draws her Synch (for her Team) or her Solo."""
-    commander = state["throwdown"]["commander"]
-    gauge = state["team"][commander]
-    return {"for_team": for_team, "commander": commander, "draws": gauge["synch"] if for_team else gauge["solo"]}
+@dataclass(frozen=True, kw_only=True)
+class GambitResolved(Payload):
+    """The Gambit's end: its cards, its outcome and who it made win."""
+
+    pilot: str
+    threshold: str
+    pilot_card: str
+    outcome: Outcome
+    winners: list[str]
 
 
-def stacks_public(state: dict) -> dict:
-    """The public part of the Coach drawing his Threats' stacks: how many cards each held."""
-    return {"counts": {t: len(c) for t, c in state["stacks"].items()}}
-
-
-def drive_public(state: dict, kind: str, seat: str, card: str) -> dict:
-    """The public part of a Counter, Escalate or Rumble: the card it goes over, the excess, Strike and Dissonance."""
-    side = side_of(seat)
-    over = top(state)["card"]
-    stage = state["throwdown"]["stage"]
-    if kind == "Countered":
-        limit, extra = strike(state, side), {}
-    else:
-        limit = strike(state, side, stage + 1)
-        extra = {"points": stage, "scorer": other_side(side), "new_stage": stage + 1}
-    ex = excess(card, over)
-    return {
-        "seat": seat,
-        "side": side,
-        "card": card,
-        "over": over,
-        "excess": ex,
-        "strike": limit,
-        "dissonance": max(0, ex - limit) if side == "pilots" else 0,
-        **extra,
-    }
-
-
-def blocked_public(state: dict, seat: str, card: str) -> dict:
-    """The public part of a Block: the card blocked, what it was, and against an Escalate what is taken back."""
-    td = state["throwdown"]
-    entry = top(state)
-    public = {"seat": seat, "side": side_of(seat), "card": card, "blocked": entry["card"], "against": entry["how"]}
-    if entry["how"] == "escalate":
-        esc = td["piles"][-1]["escalation"]
-        public.update(stage_back_to=td["stage"] - 1, points_back=esc["points"], scorer=esc["scorer"])
-    return public
-
-
-def conceded_public(state: dict, seat: str) -> dict:
-    """The public part of a Concede: the opposing side scores the current stage."""
-    side = side_of(seat)
-    return {"seat": seat, "side": side, "points": state["throwdown"]["stage"], "scorer": other_side(side)}
-
-
-def throwdown_ended_public(state: dict) -> dict:
-    """The public part of the Throwdown's end: more points wins (a tie: the side that did not concede)."""
-    td = state["throwdown"]
-    scores = dict(td["scores"])
-    if td["called_off"]:
-        winner, order = None, ["coach", "pilots"]
-    else:
-        if scores["pilots"] != scores["coach"]:
-            winner = "pilots" if scores["pilots"] > scores["coach"] else "coach"
-        else:
-            winner = other_side(td["conceded_by"])
-        order = [other_side(winner), winner]
-    winners = [] if winner is None else (list(state["pilots"]) if winner == "pilots" else [COACH])
-    return {
-        "winner": winner,
-        "winners": winners,
-        "scores": scores,
-        "conceded_by": td["conceded_by"],
-        "called_off": td["called_off"],
-        "payload_order": order,
-        "payloads": {s: delivered_payload(state, s) for s in order},
-    }
-
-
-def piles_public(state: dict) -> dict:
-    """The public part of clearing the Piles: every card on them."""
-    return {"cards": [e["card"] for p in state["throwdown"]["piles"] for e in p["cards"]]}
+EVENTS = EventTypes(
+    DeckShuffled,
+    OmenRevealed,
+    CardsDrawn,
+    ThreatStackDealt,
+    CardMilled,
+    ConflictStarted,
+    TriggerFired,
+    TriggerResolved,
+    OmenSpent,
+    CleanupStarted,
+    CardsDiscarded,
+    ThresholdSealed,
+    PilotCardPlayed,
+    ThresholdRevealed,
+    OutcomeChosen,
+    BoonPicked,
+    ComplicationNamed,
+    GambitResolved,
+    InitiativeSealed,
+    InitiativeRevealed,
+    InitiativeResolved,
+    DissonanceFlipped,
+    ThrowdownCalledOff,
+    QuestionAnswered,
+    ThreatStacksDrawn,
+    CardsGiven,
+    CardsReturned,
+    Assisted,
+    ThreatAssisted,
+    Countered,
+    Escalated,
+    Rumbled,
+    Blocked,
+    Conceded,
+    ThrowdownEnded,
+    PilesCleared,
+)
 
 
 # ----- the verifier's hooks -----------------------------------------------------------------------
 
 
-def derived_secret(state: dict, event: Event) -> dict | None:
+def derived_secret(state: GattaiState, event: Event) -> dict | None:
     """The part of an event's secret that the state and chance fix; None when it is all a choice."""
     pub = event.public
     if event.secret is None:
@@ -295,11 +358,11 @@ def derived_secret(state: dict, event: Event) -> dict | None:
     return None
 
 
-def _short(state: dict, seat: str) -> int:
+def _short(state: GattaiState, seat: str) -> int:
     return max_hand(state, seat) - len(state["hands"][seat])
 
 
-def due_draw(state: dict, pub: dict) -> dict:
+def due_draw(state: GattaiState, pub: dict) -> dict:
     """Who draws how many cards from which deck, and why, in a CardsDrawn the state expects now."""
     phase = state["phase"]
     if phase in ("setup", "resolving"):
@@ -311,9 +374,9 @@ def due_draw(state: dict, pub: dict) -> dict:
         )
         why, wanted = ("deal" if phase == "setup" else "refill"), (_short(state, seat) if seat else 0)
     elif phase == "question":
-        seat, why, wanted = state["throwdown"]["commander"], "free_card", 1
+        seat, why, wanted = throwdown_of(state)["commander"], "free_card", 1
     elif phase in ("swap", "turns"):
-        seat, why, wanted = state["throwdown"]["commander"], "bonus_draw", pub["count"]
+        seat, why, wanted = throwdown_of(state)["commander"], "bonus_draw", pub["count"]
     else:
         seat, why, wanted = pub["seat"], pub["why"], pub["count"]
     # With no seat short of cards the draw is judged against the Pilot Deck, where it may take none.
@@ -321,7 +384,7 @@ def due_draw(state: dict, pub: dict) -> dict:
     return {"seat": seat, "deck": deck, "count": draw_run(state, deck, wanted), "why": why}
 
 
-def derived_public(state: dict, event: Event) -> dict | None:
+def derived_public(state: GattaiState, event: Event) -> dict | None:
     """The part of an event's public record that the state and chance fix; None when it is all a choice."""
     kind, pub = event.kind, event.public
     if kind == "DeckShuffled":
@@ -347,27 +410,27 @@ def derived_public(state: dict, event: Event) -> dict | None:
     if kind == "ThresholdSealed":
         return {"seat": COACH, "sealed_play": "threshold"}
     if kind == "PilotCardPlayed":
-        pilot = state["gambit"]["pilot"]
+        pilot = gambit_of(state)["pilot"]
         return {"seat": pilot, "card": top_card(state, "pilot")} if pub["source"] == "deck" else {"seat": pilot}
     if kind == "ThresholdRevealed":
         return {"seat": COACH, "card": threshold_call(state, event.version)["card"]}
     if kind == "OutcomeChosen":
-        return {"seat": state["gambit"]["pilot"], "lesson": earns_lesson(state, pub["outcome"])}
+        return {"seat": gambit_of(state)["pilot"], "lesson": earns_lesson(state, pub["outcome"])}
     if kind == "BoonPicked":
-        return {"seat": state["gambit"]["pilot"], "times": times(state)}
+        return {"seat": gambit_of(state)["pilot"], "times": times(state)}
     if kind == "ComplicationNamed":
-        return {"seat": COACH, "target": state["gambit"]["pilot"], "times": times(state)}
+        return {"seat": COACH, "target": gambit_of(state)["pilot"], "times": times(state)}
     if kind == "GambitResolved":
         return gambit_resolved_public(state)
     return _throwdown_public(state, event)
 
 
-def _throwdown_public(state: dict, event: Event) -> dict | None:
+def _throwdown_public(state: GattaiState, event: Event) -> dict | None:
     kind, pub = event.kind, event.public
     if kind == "InitiativeSealed":
         return {"sealed_play": "initiative"}
     if kind == "InitiativeRevealed":
-        version = state["throwdown"]["initiative"][side_of(pub["seat"])]
+        version = throwdown_of(state)["initiative"][side_of(pub["seat"])]
         return {"card": next((e["card"] for e in state["sealed"] if e["version"] == version), None)}
     if kind == "InitiativeResolved":
         return initiative_resolved_public(state)
@@ -379,14 +442,14 @@ def _throwdown_public(state: dict, event: Event) -> dict | None:
         return stacks_public(state)
     if kind in ("CardsGiven", "CardsReturned"):
         # Gifts go to the commander and returns come from her; the count restates the (opened) secret.
-        commander = state["throwdown"]["commander"]
+        commander = throwdown_of(state)["commander"]
         public = {"to": commander} if kind == "CardsGiven" else {"seat": commander}
         cards = (event.secret or {}).get("cards")
         return public if cards is None else {**public, "count": len(cards)}
     if kind == "ThreatAssisted":
         return {"kind": threat_assist_kind(pub["card"])}
     if kind in ("Countered", "Escalated", "Rumbled", "Blocked", "Conceded"):
-        seat = driver(state, state["throwdown"]["turn"])
+        seat = driver(state, throwdown_of(state)["turn"])
         if kind == "Blocked":
             return blocked_public(state, seat, pub["card"])
         if kind == "Conceded":

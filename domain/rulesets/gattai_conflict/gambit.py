@@ -6,7 +6,7 @@ side: the pilot picks +Chargeup or +Fortify) or `complication` (a negative side:
 +Purge or +Schism) -> `resolving` (triggers resolve) -> cleanup.
 
 This module holds the Gambit's bookkeeping and who it waits for; gambit_rules.py decides its
-commands, events.py builds their events' parts and state.py folds them.
+commands, events.py declares their events, event_parts.py builds their parts and state.py folds them.
 
 Decisions where the seed and the rules page are silent:
 - "Higher" compares ranks only (equal ranks are not higher); a Two beats an Ace and an Ace
@@ -21,17 +21,20 @@ Decisions where the seed and the rules page are silent:
 
 from __future__ import annotations
 
-from .config import COACH
+from typing import get_args
 
-OUTCOMES = ("yes_and", "yes_but", "no_but", "no_and")
-CHOSEN = ("yes_but", "no_but", "no_and")
-BOONS = ("chargeup", "fortify")
-COMPLICATIONS = ("purge", "schism")
+from .config import COACH
+from .shapes import Boon, ChosenOutcome, Complication, GambitState, GattaiState, Outcome, gambit_of
+
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+CHOSEN: tuple[ChosenOutcome, ...] = get_args(ChosenOutcome)
+BOONS: tuple[Boon, ...] = get_args(Boon)
+COMPLICATIONS: tuple[Complication, ...] = get_args(Complication)
 # The phases in which the Gambit itself runs (story triggers may be fired).
 RUNNING = ("threshold", "play", "choice", "boon", "complication")
 
 
-def new_gambit(state: dict) -> dict:
+def new_gambit(state: GattaiState) -> GambitState:
     """The Gambit's bookkeeping at its start."""
     cfg = state["config"]
     return {
@@ -48,26 +51,26 @@ def new_gambit(state: dict) -> dict:
     }
 
 
-def times(state: dict) -> int:
+def times(state: GattaiState) -> int:
     """How often the outcome's extra effect happens: twice with the pilot's specialty."""
-    return 2 if state["gambit"]["specialty"] else 1
+    return 2 if gambit_of(state)["specialty"] else 1
 
 
-def earns_lesson(state: dict, outcome: str) -> bool:
+def earns_lesson(state: GattaiState, outcome: str) -> bool:
     """Whether a chosen outcome earns the pilot a new Lesson: No-and, with her specialty."""
-    return outcome == "no_and" and state["gambit"]["specialty"]
+    return outcome == "no_and" and gambit_of(state)["specialty"]
 
 
-def awaited(state: dict) -> list[str]:
+def awaited(state: GattaiState) -> list[str]:
     """Who the Gambit waits for in its current phase."""
     phase = state["phase"]
     if phase in ("threshold", "complication"):
         return [COACH]
     if phase in ("play", "choice", "boon"):
-        return [state["gambit"]["pilot"]]
+        return [gambit_of(state)["pilot"]]
     return []
 
 
-def actors(state: dict) -> list[str]:
+def actors(state: GattaiState) -> list[str]:
     """Who may send the Gambit's commands now: exactly the seat it waits for (nothing in it is optional)."""
     return awaited(state)

@@ -5,20 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.decision import Decision
 from domain.ruleset import RuleViolation
 
 from .cards import settle, top_card
 from .commands import ChooseOutcome, FlipCard, NameComplication, PickBoon, PlayCard, PlayThreshold
 from .config import COACH
-from .events import gambit_resolved_public, sealed_secret, threshold_call
+from .event_parts import gambit_resolved_public, sealed_secret, threshold_call
+from .events import BoonPicked, ComplicationNamed, OutcomeChosen, TriggerFired
 from .gambit import BOONS, CHOSEN, COMPLICATIONS, earns_lesson, times
+from .shapes import Boon, ChosenOutcome, Complication, ConflictPad, GattaiState, gambit_of, named
 from .team import trigger
 
 # ----- named checks (legal.py lists what passes them) ---------------------------------------------
 
 
-def check_threshold(state: dict, source: str, card: str | None) -> None:
+def check_threshold(state: GattaiState, source: str, card: str | None) -> None:
     """A Threshold comes from the Coach's hand (naming the card) or blind off the Coach Deck (naming none)."""
     if source == "hand":
         if card not in state["hands"][COACH]:
@@ -32,43 +33,49 @@ def check_threshold(state: dict, source: str, card: str | None) -> None:
         raise RuleViolation("unknown_source", "source must be 'hand' or 'deck'")
 
 
-def check_pilot_card(state: dict, seat: str, card: str) -> None:
+def check_pilot_card(state: GattaiState, seat: str, card: str) -> None:
     """The pilot plays a card she holds."""
     if card not in state["hands"][seat]:
         raise RuleViolation("card_not_in_hand", f"{card!r} is not in your hand")
 
 
-def check_flip(state: dict) -> None:
+def check_flip(state: GattaiState) -> None:
     """A flip needs a card on the Pilot Deck (or in its Trash, reshuffled)."""
     if top_card(state, "pilot") is None:
         raise RuleViolation("deck_empty", "the Pilot Deck and its Trash are empty")
 
 
-def check_outcome(outcome: str) -> None:
-    """A pilot who is not higher chooses Yes-but, No-but or No-and."""
-    if outcome not in CHOSEN:
+def check_outcome(outcome: str) -> ChosenOutcome:
+    """A pilot who is not higher chooses Yes-but, No-but or No-and (returned as the outcome it names)."""
+    chosen = named(outcome, CHOSEN)
+    if chosen is None:
         raise RuleViolation("unknown_outcome", f"outcome must be one of {', '.join(CHOSEN)}")
+    return chosen
 
 
-def check_boon(name: str) -> None:
-    """The boon is +Chargeup or +Fortify."""
-    if name not in BOONS:
+def check_boon(name: str) -> Boon:
+    """The boon is +Chargeup or +Fortify (returned as the trigger it names)."""
+    boon = named(name, BOONS)
+    if boon is None:
         raise RuleViolation("unknown_trigger", "the boon must be 'chargeup' or 'fortify'")
+    return boon
 
 
-def check_complication(name: str) -> None:
-    """The complication is +Purge or +Schism."""
-    if name not in COMPLICATIONS:
+def check_complication(name: str) -> Complication:
+    """The complication is +Purge or +Schism (returned as the trigger it names)."""
+    complication = named(name, COMPLICATIONS)
+    if complication is None:
         raise RuleViolation("unknown_trigger", "the complication must be 'purge' or 'schism'")
+    return complication
 
 
 # ----- the commands -------------------------------------------------------------------------------
 
 
-def play_threshold(pad: Decision, seat: str, cmd: PlayThreshold) -> None:
+def play_threshold(pad: ConflictPad, seat: str, cmd: PlayThreshold) -> None:
     """Seal the Threshold from hand or blind from the top of the Coach Deck."""
-    check_threshold(pad.state, cmd.source, cmd.card)
-    card = cmd.card if cmd.source == "hand" else top_card(pad.state, "coach")
+    check_threshold(pad.conflict, cmd.source, cmd.card)
+    card = cmd.card if cmd.source == "hand" else top_card(pad.conflict, "coach")
     # `sealed_play` marks a sealed play for the audit, which lists it (commitment, who sealed it)
     # from this record on; its reveal completes that entry.
     pad.emit(
@@ -79,62 +86,62 @@ def play_threshold(pad: Decision, seat: str, cmd: PlayThreshold) -> None:
     )
 
 
-def play_card(pad: Decision, seat: str, cmd: PlayCard) -> None:
+def play_card(pad: ConflictPad, seat: str, cmd: PlayCard) -> None:
     """The pilot plays a card face up from her hand; the Threshold is revealed."""
-    check_pilot_card(pad.state, seat, cmd.card)
+    check_pilot_card(pad.conflict, seat, cmd.card)
     pad.emit("PilotCardPlayed", {"seat": seat, "card": cmd.card, "source": "hand"})
     _reveal(pad)
 
 
-def flip_card(pad: Decision, seat: str, cmd: FlipCard) -> None:
+def flip_card(pad: ConflictPad, seat: str, cmd: FlipCard) -> None:
     """The pilot flips the top of the Pilot Deck; the Threshold is revealed."""
-    check_flip(pad.state)
-    pad.emit("PilotCardPlayed", {"seat": seat, "card": top_card(pad.state, "pilot"), "source": "deck"})
+    check_flip(pad.conflict)
+    pad.emit("PilotCardPlayed", {"seat": seat, "card": top_card(pad.conflict, "pilot"), "source": "deck"})
     settle(pad, "pilot")
     _reveal(pad)
 
 
-def _reveal(pad: Decision) -> None:
-    call = threshold_call(pad.state, pad.next_version)
+def _reveal(pad: ConflictPad) -> None:
+    call = threshold_call(pad.conflict, pad.next_version)
     pad.emit(
         "ThresholdRevealed", {"seat": COACH, "card": call["card"], "bluff_call": call}, opens=(call["claim_version"],)
     )
 
 
-def choose_outcome(pad: Decision, seat: str, cmd: ChooseOutcome) -> None:
+def choose_outcome(pad: ConflictPad, seat: str, cmd: ChooseOutcome) -> None:
     """Not higher: the pilot chooses Yes-but, No-but or No-and (which gives her +Chargeup:Self)."""
-    check_outcome(cmd.outcome)
-    pad.emit("OutcomeChosen", {"seat": seat, "outcome": cmd.outcome, "lesson": earns_lesson(pad.state, cmd.outcome)})
-    if cmd.outcome == "no_and":
-        pad.emit("TriggerFired", {"fired": trigger("chargeup", seat, seat, "no_and")})
+    outcome = check_outcome(cmd.outcome)
+    pad.record(OutcomeChosen(seat=seat, outcome=outcome, lesson=earns_lesson(pad.conflict, outcome)))
+    if outcome == "no_and":
+        pad.record(TriggerFired(fired=trigger("chargeup", seat, seat, "no_and")))
 
 
-def pick_boon(pad: Decision, seat: str, cmd: PickBoon) -> None:
+def pick_boon(pad: ConflictPad, seat: str, cmd: PickBoon) -> None:
     """The pilot's single-point positive trigger for herself (twice with her specialty)."""
-    check_boon(cmd.trigger)
-    n = times(pad.state)
-    pad.emit("BoonPicked", {"seat": seat, "trigger": cmd.trigger, "times": n})
+    boon = check_boon(cmd.trigger)
+    n = times(pad.conflict)
+    pad.record(BoonPicked(seat=seat, trigger=boon, times=n))
     for _ in range(n):
-        pad.emit("TriggerFired", {"fired": trigger(cmd.trigger, seat, seat, "gambit")})
+        pad.record(TriggerFired(fired=trigger(boon, seat, seat, "gambit")))
 
 
-def name_complication(pad: Decision, seat: str, cmd: NameComplication) -> None:
+def name_complication(pad: ConflictPad, seat: str, cmd: NameComplication) -> None:
     """The Coach's negative trigger aimed at the pilot (twice with her specialty)."""
-    check_complication(cmd.trigger)
-    n = times(pad.state)
-    pilot = pad.state["gambit"]["pilot"]
-    pad.emit("ComplicationNamed", {"seat": COACH, "trigger": cmd.trigger, "target": pilot, "times": n})
+    complication = check_complication(cmd.trigger)
+    n = times(pad.conflict)
+    pilot = gambit_of(pad.conflict)["pilot"]
+    pad.record(ComplicationNamed(seat=COACH, trigger=complication, target=pilot, times=n))
     for _ in range(n):
-        pad.emit("TriggerFired", {"fired": trigger(cmd.trigger, pilot, COACH, "gambit")})
+        pad.record(TriggerFired(fired=trigger(complication, pilot, COACH, "gambit")))
 
 
-def finish(pad: Decision) -> None:
+def finish(pad: ConflictPad) -> None:
     """Once the Gambit's triggers have resolved: both cards go to their Trash and its result is recorded."""
-    pad.emit("GambitResolved", gambit_resolved_public(pad.state))
+    pad.emit("GambitResolved", gambit_resolved_public(pad.conflict))
 
 
 # decide looks a command up by (phase, type), so one sent in another phase is refused as `not_now`.
-HANDLERS: dict[tuple[str, str], Callable[[Decision, str, Any], None]] = {
+HANDLERS: dict[tuple[str, str], Callable[[ConflictPad, str, Any], None]] = {
     ("threshold", PlayThreshold.type): play_threshold,
     ("play", PlayCard.type): play_card,
     ("play", FlipCard.type): flip_card,

@@ -43,6 +43,7 @@ from .gambit import actors as gambit_actors
 from .gambit import awaited as gambit_awaited
 from .gambit_rules import check_flip, check_threshold
 from .rules import RUNNING, check_omen, check_story_trigger, omen_effects
+from .shapes import GattaiState, throwdown_of
 from .team import COACH_FIRES, DAMAGE, MAX_TARGET, PILOT_FIRES, PILOT_TARGETED, STORY, pending, resolve_options
 from .throwdown import actors as throwdown_actors
 from .throwdown import awaited as throwdown_awaited
@@ -58,7 +59,7 @@ from .throwdown_rules import (
 )
 
 
-def to_act(state: dict) -> list[str]:
+def to_act(state: GattaiState) -> list[str]:
     """The seats the match waits for (empty once it is over); seats that only may act are `may_act`."""
     if state["phase"] in ("over", "setup"):
         return []
@@ -70,23 +71,23 @@ def to_act(state: dict) -> list[str]:
     return gambit_awaited(state) if state["mode"] == "gambit" else throwdown_awaited(state)
 
 
-def may_act(state: dict) -> list[str]:
+def may_act(state: GattaiState) -> list[str]:
     """The seats not waited for that have an optional action now (an Omen, a story trigger, an Assist, a reveal)."""
     waiting = to_act(state)
     return [seat for seat in state["seats"] if seat not in waiting and _legal_options(state, seat)]
 
 
-def legal_commands(state: dict, seat: str) -> list[Command]:
+def legal_commands(state: GattaiState, seat: str) -> list[Command]:
     """Every whole command `seat` may send now; the families too large to list are legal_choices."""
     return collapse(_legal_options(state, seat))[0]
 
 
-def legal_choices(state: dict, seat: str) -> list[Choice]:
+def legal_choices(state: GattaiState, seat: str) -> list[Choice]:
     """The families of `seat`'s legal commands: gifts, returns, discards, story triggers' free targets."""
     return collapse(_legal_options(state, seat))[1]
 
 
-def _legal_options(state: dict, seat: str) -> list:
+def _legal_options(state: GattaiState, seat: str) -> list:
     """Every legal command of `seat` now, as whole commands and choices (see domain/choices.py)."""
     if seat not in state["seats"] or state["phase"] in ("over", "setup"):
         return []
@@ -107,7 +108,7 @@ def _legal_options(state: dict, seat: str) -> list:
     return out
 
 
-def _gambit_options(state: dict, seat: str) -> list:
+def _gambit_options(state: GattaiState, seat: str) -> list:
     """The Gambit commands `seat` may send now (all listed whole)."""
     phase = state["phase"]
     if seat not in gambit_actors(state):
@@ -126,12 +127,12 @@ def _gambit_options(state: dict, seat: str) -> list:
     return []
 
 
-def _throwdown_options(state: dict, seat: str) -> list:
+def _throwdown_options(state: GattaiState, seat: str) -> list:
     """The Throwdown commands `seat` may send now, whole or as choices: a giver gives any of her
     cards (none passes), the commander gives back exactly as many to each giver."""
     if seat not in throwdown_actors(state):
         return []
-    td, phase = state["throwdown"], state["phase"]
+    td, phase = throwdown_of(state), state["phase"]
     hand = state["hands"][seat]
     if phase == "initiative":
         return [SealInitiative(card) for card in hand]
@@ -154,9 +155,9 @@ def _throwdown_options(state: dict, seat: str) -> list:
     return _drives(state, seat)
 
 
-def _drives(state: dict, seat: str) -> list:
+def _drives(state: GattaiState, seat: str) -> list:
     """The driving commander's Drives (Concede always among them) and, for the Coach, his Threats' Assists."""
-    side, stage, hand = side_of(seat), state["throwdown"]["stage"], state["hands"][seat]
+    side, stage, hand = side_of(seat), throwdown_of(state)["stage"], state["hands"][seat]
     escalates, rumbles = passes(check_escalate_stage, state), passes(check_rumble_stage, state)
     out: list = []
     for card in hand:
@@ -175,7 +176,7 @@ def _drives(state: dict, seat: str) -> list:
     return out
 
 
-def _trigger_options(state: dict, seat: str) -> list:
+def _trigger_options(state: GattaiState, seat: str) -> list:
     """The story triggers `seat` may fire: listed at each fitting target, or free text for a story object."""
     out: list = []
     for name in COACH_FIRES if seat == COACH else PILOT_FIRES:
@@ -193,7 +194,7 @@ def _trigger_options(state: dict, seat: str) -> list:
     return out
 
 
-def _trigger_targets(state: dict, seat: str, name: str) -> list[str]:
+def _trigger_targets(state: GattaiState, seat: str, name: str) -> list[str]:
     """Whom a mechanical trigger may name: a pilot (a Threat for a pilot's +Trauma), or the Team for +Rally."""
     if name == "trauma":
         return list(state["pilots"] if seat == COACH else state["threats"])
@@ -202,7 +203,7 @@ def _trigger_targets(state: dict, seat: str, name: str) -> list[str]:
     return ["team"] if name == "rally" else []
 
 
-def _omen_options(state: dict, seat: str) -> list:
+def _omen_options(state: GattaiState, seat: str) -> list:
     """The Omens beside `seat`'s deck it may spend now, each for every effect of its deck."""
     return [
         SpendOmen(o["card"], effect)

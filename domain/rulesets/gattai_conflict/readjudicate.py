@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from domain.ruleset import Event
 
-from .events import initiative_call, threshold_call
+from .event_parts import initiative_call, threshold_call
+from .shapes import GattaiState
 
 
-def readjudicate(state: dict, event: Event) -> dict:
+def readjudicate(state: GattaiState, event: Event) -> dict:
     """The bluff call the rules give for a recorded reveal of a sealed play, from the hidden state in `state`."""
     if event.kind == "ThresholdRevealed":
         return threshold_call(state, event.version)

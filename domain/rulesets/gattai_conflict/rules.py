@@ -1,10 +1,11 @@
 """The rules of a conflict: setup, decide with its named checks, and outcome.
 
-`decide` validates and simulates on a `domain.decision.Decision`; after every command the
-trigger queue is drained (stopping at a trigger that waits for a pilot's answer), what follows an
-emptied queue runs (the Gambit's or the Throwdown's end, then the discard/draw), and both decks
-are settled (a Joker on top is set out as an Omen, an empty deck takes its reshuffled Trash). The
-modes' own commands are decided in gambit_rules.py and throwdown_rules.py.
+`decide` validates and simulates on a `shapes.ConflictPad` (a `domain.decision.Decision` typed over
+the conflict's state); after every command the trigger queue is drained (stopping at a trigger
+that waits for a pilot's answer), what follows an emptied queue runs (the Gambit's or the
+Throwdown's end, then the discard/draw), and both decks are settled (a Joker on top is set out as
+an Omen, an empty deck takes its reshuffled Trash). The modes' own commands are decided in
+gambit_rules.py and throwdown_rules.py.
 
 Any-time commands: `spend_omen` (while the match runs) and `record_trigger` (while the conflict
 itself runs and no trigger waits for an answer) are judged by their own checks, whether or not
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.decision import Decision
+from domain.chance import Chance
 from domain.ruleset import Command, Event, RuleViolation, check_game_running, check_seat_in_match, check_seat_to_act
 
 from .cards import DECKS, deck_for, draw_cards, mill, settle, shuffle
@@ -41,12 +42,14 @@ from .commands import (
     SpendOmen,
 )
 from .config import COACH, Config
-from .events import cleanup_public, conflict_started_public, resolving_public
+from .event_parts import cleanup_public, conflict_started_public, resolving_public
+from .events import CardsDiscarded, OmenSpent, TriggerFired
 from .gambit import BOONS, CHOSEN, COMPLICATIONS
 from .gambit import RUNNING as GAMBIT_RUNNING
 from .gambit import actors as gambit_actors
 from .gambit_rules import HANDLERS as GAMBIT_HANDLERS
 from .gambit_rules import finish as finish_gambit
+from .shapes import ConflictPad, FiredTrigger, GattaiState, OmenEffect, TriggerName, named
 from .state import evolve, initial_state
 from .team import COACH_FIRES, DAMAGE, PILOT_FIRES, max_hand, may_fire, pending, resolve_options, trigger, valid_target
 from .throwdown import FIGHTING, PAYLOAD_LIMIT, payload_full
@@ -56,35 +59,37 @@ from .throwdown_rules import finish as finish_throwdown
 
 # The phases in which the conflict itself runs, so story triggers may be fired.
 RUNNING = {"gambit": GAMBIT_RUNNING, "throwdown": FIGHTING}
-PILOT_OMEN_EFFECTS = ("self_full", "all_2")
-COACH_OMEN_EFFECTS = ("crisis",)
+PILOT_OMEN_EFFECTS: tuple[OmenEffect, ...] = ("self_full", "all_2")
+COACH_OMEN_EFFECTS: tuple[OmenEffect, ...] = ("crisis",)
 HANDLERS = {"gambit": GAMBIT_HANDLERS, "throwdown": THROWDOWN_HANDLERS}
-ACTORS: dict[str, Callable[[dict], list[str]]] = {"gambit": gambit_actors, "throwdown": throwdown_actors}
+ACTORS: dict[str, Callable[[GattaiState], list[str]]] = {"gambit": gambit_actors, "throwdown": throwdown_actors}
 # What follows the emptied trigger queue once a mode has ended (`after_queue`).
-FINISH: dict[str, Callable[[Decision], None]] = {"gambit_end": finish_gambit, "throwdown_end": finish_throwdown}
+FINISH: dict[str, Callable[[ConflictPad], None]] = {"gambit_end": finish_gambit, "throwdown_end": finish_throwdown}
 
 
-def setup(config: Config, seats: list[str], chance: Any, seat_options: dict[str, dict] | None = None) -> list[Event]:
+def setup(config: Config, seats: list[str], chance: Chance, seat_options: dict[str, dict] | None = None) -> list[Event]:
     """Shuffle both decks, deal every hand to max (Omens set out on the way), start the conflict (no join options)."""
-    pad = Decision(initial_state(config, seats), chance, evolve)
+    pad = ConflictPad(initial_state(config, seats), chance, evolve)
     for deck in DECKS:
         shuffle(pad, deck, "start")
         settle(pad, deck)
-    for seat in [*pad.state["pilots"], COACH]:
-        draw_cards(pad, seat, deck_for(seat), max_hand(pad.state, seat), "deal")
+    for seat in [*pad.conflict["pilots"], COACH]:
+        draw_cards(pad, seat, deck_for(seat), max_hand(pad.conflict, seat), "deal")
     if config.mode == "throwdown":
         for threat, count in config.threat_stacks.items():
             draw_cards(pad, COACH, "coach", count, "threat_stack", threat=threat)
-    pad.emit("ConflictStarted", conflict_started_public(pad.state))
+    pad.emit("ConflictStarted", conflict_started_public(pad.conflict))
     return pad.events
 
 
-def outcome(state: dict) -> dict | None:
+def outcome(state: GattaiState) -> dict | None:
     """None while the match runs; then winners, reason, the mode's result and the Team's gauges."""
     if state["phase"] != "over":
         return None
-    out = dict(state["result"])
-    out["winners"] = list(out["winners"])
+    result = state["result"]
+    if result is None:
+        raise TypeError("a conflict over has its result")
+    out: dict[str, Any] = {**result, "winners": list(result["winners"])}
     out["harmony"] = state["harmony"]
     out["team"] = {p: dict(g) for p, g in state["team"].items()}
     return out
@@ -99,14 +104,14 @@ def check_command_known(command: Command) -> None:
         raise RuleViolation("unknown_command", "not a command of this ruleset")
 
 
-def check_no_trigger_pending(state: dict) -> None:
+def check_no_trigger_pending(state: GattaiState) -> None:
     """While a trigger waits for a pilot's answer, only that answer (and Omens) move the match on."""
     waiting = pending(state)
     if waiting is not None:
         raise RuleViolation("trigger_pending", f"{waiting} must first answer a trigger")
 
 
-def check_trigger_answer(state: dict, seat: str, use_buffer: bool, stat: str | None) -> None:
+def check_trigger_answer(state: GattaiState, seat: str, use_buffer: bool, stat: str | None) -> None:
     """The aimed-at pilot answers the front trigger: a buffer she has, or a +Trauma's stat above 0."""
     waiting = pending(state)
     if waiting is None:
@@ -119,28 +124,32 @@ def check_trigger_answer(state: dict, seat: str, use_buffer: bool, stat: str | N
         raise RuleViolation("invalid_answer", "take a +Trauma by naming a stat above 0; name no stat otherwise")
 
 
-def omen_effects(seat: str) -> tuple[str, ...]:
+def omen_effects(seat: str) -> tuple[OmenEffect, ...]:
     """What spending an Omen may do: a Pilot Omen charges pilots, a Coach Omen sets off a Crisis."""
     return COACH_OMEN_EFFECTS if seat == COACH else PILOT_OMEN_EFFECTS
 
 
-def check_omen(state: dict, seat: str, omen: str, effect: str) -> None:
-    """A seat spends an active, unspent Omen beside its side's deck, for one of that deck's effects."""
+def check_omen(state: GattaiState, seat: str, omen: str, effect: str) -> OmenEffect:
+    """A seat spends an active, unspent Omen beside its side's deck, for one of that deck's effects (returned)."""
     found = next((o for o in state["decks"][deck_for(seat)]["omens"] if o["card"] == omen), None)
     if found is None:
         raise RuleViolation("unknown_omen", f"{omen!r} is not an Omen beside your deck")
     if found["spent"]:
         raise RuleViolation("omen_spent", "that Omen is already spent")
-    if effect not in omen_effects(seat):
+    chosen = named(effect, omen_effects(seat))
+    if chosen is None:
         raise RuleViolation("unknown_effect", f"effect must be one of {', '.join(omen_effects(seat))}")
+    return chosen
 
 
-def check_story_trigger(state: dict, seat: str, name: str, target: str) -> None:
-    """A +Trigger the story grants is fired while the conflict runs, by a seat that fires it, at a fitting target."""
+def check_story_trigger(state: GattaiState, seat: str, name: str, target: str) -> TriggerName:
+    """A +Trigger the story grants is fired while the conflict runs, by a seat that fires it, at a fitting target
+    (returned as the trigger it names)."""
     check_no_trigger_pending(state)
     if state["phase"] not in RUNNING[state["mode"]]:
         raise RuleViolation("not_now", "triggers are fired while the conflict runs")
-    if name not in COACH_FIRES + PILOT_FIRES:
+    fired = named(name, COACH_FIRES + PILOT_FIRES)
+    if fired is None:
         raise RuleViolation("unknown_trigger", f"no trigger {name!r}")
     if not may_fire(seat, name):
         raise RuleViolation("not_your_trigger", f"{seat} does not fire +{name}")
@@ -148,9 +157,10 @@ def check_story_trigger(state: dict, seat: str, name: str, target: str) -> None:
         raise RuleViolation("invalid_target", f"+{name} cannot target {target!r}")
     if name in DAMAGE and payload_full(state, seat):
         raise RuleViolation("payload_full", f"your side's Payload already holds {PAYLOAD_LIMIT} triggers")
+    return fired
 
 
-def check_discard(state: dict, seat: str, cards: tuple[str, ...]) -> None:
+def check_discard(state: GattaiState, seat: str, cards: tuple[str, ...]) -> None:
     """After the conflict a seat over its max hand discards exactly the excess, from its hand."""
     if seat not in state["discards_due"]:
         raise RuleViolation("not_your_turn", "you hold no more than your max hand")
@@ -166,12 +176,12 @@ def check_discard(state: dict, seat: str, cards: tuple[str, ...]) -> None:
 # ----- decide -------------------------------------------------------------------------------------
 
 
-def decide(state: dict, seat: str, command: Command, chance: Any) -> list[Event]:
+def decide(state: GattaiState, seat: str, command: Command, chance: Chance) -> list[Event]:
     """The events of a command; RuleViolation when the rules do not allow it."""
     check_seat_in_match(state["seats"], seat)
     check_command_known(command)
     check_game_running(state["phase"] in ("over", "setup"), rule="match_over")
-    pad = Decision(state, chance, evolve)
+    pad = ConflictPad(state, chance, evolve)
     if isinstance(command, SpendOmen):
         spend_omen(pad, seat, command)
     elif isinstance(command, RecordTrigger):
@@ -196,16 +206,16 @@ def decide(state: dict, seat: str, command: Command, chance: Any) -> list[Event]
     return pad.events
 
 
-def drain(pad: Decision) -> None:
+def drain(pad: ConflictPad) -> None:
     """Resolve queued triggers until one waits for an answer; then run what follows an empty queue."""
     while True:
-        queue = pad.state["queue"]
+        queue = pad.conflict["queue"]
         if queue:
-            if pending(pad.state) is not None:
+            if pending(pad.conflict) is not None:
                 return
             _resolved(pad, queue[0], False, None)
             continue
-        after = pad.state["after_queue"]
+        after = pad.conflict["after_queue"]
         if after is None:
             return
         FINISH[after](pad)
@@ -213,43 +223,43 @@ def drain(pad: Decision) -> None:
         return
 
 
-def _resolved(pad: Decision, fired: dict, prevented: bool, stat: str | None) -> None:
+def _resolved(pad: ConflictPad, fired: FiredTrigger, prevented: bool, stat: str | None) -> None:
     pad.emit("TriggerResolved", {**resolving_public(fired), "prevented": prevented, "stat": stat})
     if fired["trigger"] == "tarry" and not prevented:
-        mill(pad, "coach", pad.state["config"]["crisis_tier"], "tarry")
+        mill(pad, "coach", pad.conflict["config"]["crisis_tier"], "tarry")
 
 
-def resolve_trigger(pad: Decision, seat: str, cmd: ResolveTrigger) -> None:
+def resolve_trigger(pad: ConflictPad, seat: str, cmd: ResolveTrigger) -> None:
     """The aimed-at pilot spends a buffer to prevent the front trigger, or takes it."""
-    check_trigger_answer(pad.state, seat, cmd.use_buffer, cmd.stat)
-    _resolved(pad, pad.state["queue"][0], cmd.use_buffer, cmd.stat)
+    check_trigger_answer(pad.conflict, seat, cmd.use_buffer, cmd.stat)
+    _resolved(pad, pad.conflict["queue"][0], cmd.use_buffer, cmd.stat)
 
 
-def spend_omen(pad: Decision, seat: str, cmd: SpendOmen) -> None:
+def spend_omen(pad: ConflictPad, seat: str, cmd: SpendOmen) -> None:
     """Spend an active Omen of your side's deck; when both of a deck's Jokers are spent, they go back in."""
-    check_omen(pad.state, seat, cmd.omen, cmd.effect)
+    effect = check_omen(pad.conflict, seat, cmd.omen, cmd.effect)
     deck = deck_for(seat)
-    pad.emit("OmenSpent", {"seat": seat, "deck": deck, "omen": cmd.omen, "effect": cmd.effect})
-    if cmd.effect == "self_full":
-        pad.emit("TriggerFired", {"fired": trigger("chargeup", seat, seat, "omen", full=True)})
-    elif cmd.effect == "all_2":
-        for pilot in pad.state["pilots"]:
-            pad.emit("TriggerFired", {"fired": trigger("chargeup", pilot, seat, "omen", amount=2)})
-    omens = pad.state["decks"][deck]["omens"]
+    pad.record(OmenSpent(seat=seat, deck=deck, omen=cmd.omen, effect=effect))
+    if effect == "self_full":
+        pad.record(TriggerFired(fired=trigger("chargeup", seat, seat, "omen", full=True)))
+    elif effect == "all_2":
+        for pilot in pad.conflict["pilots"]:
+            pad.record(TriggerFired(fired=trigger("chargeup", pilot, seat, "omen", amount=2)))
+    omens = pad.conflict["decks"][deck]["omens"]
     if len(omens) == 2 and all(o["spent"] for o in omens):
         shuffle(pad, deck, "omens_returned")
         settle(pad, deck)
 
 
-def record_trigger(pad: Decision, seat: str, cmd: RecordTrigger) -> None:
+def record_trigger(pad: ConflictPad, seat: str, cmd: RecordTrigger) -> None:
     """Fire a +Trigger the story grants; in a Throwdown its damage waits in the firing side's Payload."""
-    check_story_trigger(pad.state, seat, cmd.trigger, cmd.target)
-    pad.emit("TriggerFired", {"fired": trigger(cmd.trigger, cmd.target, seat, "story")})
+    fired = check_story_trigger(pad.conflict, seat, cmd.trigger, cmd.target)
+    pad.record(TriggerFired(fired=trigger(fired, cmd.target, seat, "story")))
 
 
-def begin_cleanup(pad: Decision) -> None:
+def begin_cleanup(pad: ConflictPad) -> None:
     """Every seat draws up to its max hand; who holds more must discard down."""
-    state = pad.state
+    state = pad.conflict
     for seat in state["seats"]:
         short = max_hand(state, seat) - len(state["hands"][seat])
         if short > 0:
@@ -257,16 +267,16 @@ def begin_cleanup(pad: Decision) -> None:
     pad.emit("CleanupStarted", cleanup_public(state))
 
 
-def discard_to_max(pad: Decision, seat: str, cmd: DiscardToMax) -> None:
+def discard_to_max(pad: ConflictPad, seat: str, cmd: DiscardToMax) -> None:
     """Discard exactly the cards over your max hand."""
-    check_discard(pad.state, seat, cmd.cards)
-    pad.emit("CardsDiscarded", {"seat": seat, "cards": list(cmd.cards)})
+    check_discard(pad.conflict, seat, cmd.cards)
+    pad.record(CardsDiscarded(seat=seat, cards=list(cmd.cards)))
 
 
 # ----- time out -----------------------------------------------------------------------------------
 
 
-def time_out(state: dict, seat: str, chance: Any) -> list[Event]:
+def time_out(state: GattaiState, seat: str, chance: Chance) -> list[Event]:
     """A seat whose time ran out concedes when it may; otherwise its awaited decision is taken for it.
 
     The first of `default_commands` that the rules accept is decided for the seat (the package
@@ -281,7 +291,7 @@ def time_out(state: dict, seat: str, chance: Any) -> list[Event]:
     return []
 
 
-def default_commands(state: dict, seat: str) -> list[Command]:
+def default_commands(state: GattaiState, seat: str) -> list[Command]:
     """What is decided for a seat out of time, in order of preference: concede, else the least committal answer."""
     if state["phase"] in ("over", "setup"):
         return []
@@ -291,7 +301,8 @@ def default_commands(state: dict, seat: str) -> list[Command]:
     due = state["discards_due"].get(seat) if state["phase"] == "cleanup" else None
     if due:
         return [DiscardToMax(tuple(hand[:due]))]
-    returns = (state.get("throwdown") or {}).get("returns_due") or {}
+    td = state["throwdown"]
+    returns = td["returns_due"] if td is not None else {}
     return [
         Concede(),
         PlayThreshold("deck"),

@@ -1,6 +1,6 @@
 """The state of a conflict: `initial_state` and `evolve`, which folds one recorded event in.
 
-State (plain JSON):
+State (plain JSON, typed as `GattaiState` in shapes.py):
 - `version` (of the last folded event), `config`, `seats`, `pilots` (pilot seats in order),
   `mode`, `phase`, `harmony`, `team` {pilot: gauges and stats}, `threats` {name: rating}.
 - `decks` {pilot|coach: {draw, trash, omens}}, `hands` {seat: [cards]}, `stacks` {threat: [cards
@@ -11,30 +11,79 @@ State (plain JSON):
 - `gambit` / `throwdown`: the mode's own bookkeeping (see gambit.py and throwdown.py).
 - `discards_due` {seat: n} after the conflict, `result` once decided (see `outcome`).
 
-Evolvers apply what an event records and never validate: every ruling (who wins, what a card
+`FOLDS` holds one fold per event payload type (events.py declares them); `evolve` is its fold.
+Folds apply what an event records and never validate: every ruling (who wins, what a card
 beats, whether a trigger waits in a Payload's place) is in the event decide emitted.
 """
 
 from __future__ import annotations
 
+from domain.event_types import Folds
 from domain.ruleset import Event, config_to_dict
 
-from .cards import apply_omen_revealed, apply_shuffle, deck_of, new_decks, to_trash
-from .commands import STATS
+from .cards import apply_omen_revealed, apply_shuffle, mark_revealed, new_decks, place_sealed, take, to_trash
 from .config import COACH, Config, sheet_of, threat_ratings
+from .events import (
+    EVENTS,
+    BoonPicked,
+    CardMilled,
+    CardsDiscarded,
+    CardsDrawn,
+    CleanupStarted,
+    ComplicationNamed,
+    ConflictStarted,
+    DeckShuffled,
+    GambitResolved,
+    OmenRevealed,
+    OmenSpent,
+    OutcomeChosen,
+    PilotCardPlayed,
+    ThreatStackDealt,
+    ThresholdRevealed,
+    ThresholdSealed,
+    TriggerFired,
+    TriggerResolved,
+)
 from .gambit import new_gambit
+from .shapes import GattaiState, Gauge, ThrowdownState, gambit_of, throwdown_of
 from .team import DAMAGE, apply_resolved
 from .throwdown import FIGHTING, delivered_payload, new_throwdown, other_side, payload_entry, side_of
+from .throwdown_events import (
+    Assisted,
+    Blocked,
+    CardsGiven,
+    CardsPassed,
+    CardsReturned,
+    Conceded,
+    Countered,
+    DissonanceFlipped,
+    Escalated,
+    InitiativeResolved,
+    InitiativeRevealed,
+    InitiativeSealed,
+    PilesCleared,
+    QuestionAnswered,
+    Rumbled,
+    ThreatAssisted,
+    ThreatStacksDrawn,
+    ThrowdownCalledOff,
+    ThrowdownEnded,
+)
+
+FOLDS: Folds[GattaiState] = Folds(EVENTS)
 
 
-def initial_state(config: Config, seats: list[str]) -> dict:
+def initial_state(config: Config, seats: list[str]) -> GattaiState:
     """The state before setup: decks unshuffled, hands empty, the Team as its sheets say."""
     pilots = [s for s in seats if s != COACH]
-    team = {}
+    team: dict[str, Gauge] = {}
     for p in pilots:
         sheet = sheet_of(config, p)
         team[p] = {
-            **{s: sheet[s] for s in STATS},
+            "steel": sheet["steel"],
+            "flesh": sheet["flesh"],
+            "synch": sheet["synch"],
+            "solo": sheet["solo"],
             "charges": sheet["charges"],
             "charges_max": sheet["charges_max"],
             "buffers": sheet["buffers"],
@@ -45,7 +94,7 @@ def initial_state(config: Config, seats: list[str]) -> dict:
         "config": config_to_dict(config),
         "seats": list(seats),
         "pilots": pilots,
-        "mode": config.mode,
+        "mode": "throwdown" if config.mode == "throwdown" else "gambit",
         "phase": "setup",
         "harmony": config.harmony,
         "team": team,
@@ -64,44 +113,42 @@ def initial_state(config: Config, seats: list[str]) -> dict:
     }
 
 
-# ----- evolvers -----------------------------------------------------------------------------------
+# ----- folds --------------------------------------------------------------------------------------
 
 
-def _take(state: dict, seat: str, card: str) -> None:
-    hand = state["hands"][seat]
-    if card in hand:
-        hand.remove(card)
+@FOLDS.on(DeckShuffled)
+def _deck_shuffled(state: GattaiState, shuffled: DeckShuffled, event: Event) -> None:
+    apply_shuffle(state, shuffled.deck, shuffled.reason, shuffled.chance_result)
 
 
-def _deck_shuffled(state, ev):
-    apply_shuffle(state, ev.public["deck"], ev.public["reason"], ev.secret["chance_result"])
+@FOLDS.on(OmenRevealed)
+def _omen_revealed(state: GattaiState, revealed: OmenRevealed, event: Event) -> None:
+    apply_omen_revealed(state, revealed.deck)
 
 
-def _omen_revealed(state, ev):
-    apply_omen_revealed(state, ev.public["deck"])
+@FOLDS.on(CardsDrawn)
+def _cards_drawn(state: GattaiState, drawn: CardsDrawn, event: Event) -> None:
+    deck = state["decks"][drawn.deck]["draw"]
+    state["hands"][drawn.seat].extend(deck[: drawn.count])
+    del deck[: drawn.count]
 
 
-def _cards_drawn(state, ev):
-    deck = state["decks"][ev.public["deck"]]["draw"]
-    n = ev.public["count"]
-    state["hands"][ev.public["seat"]].extend(deck[:n])
-    del deck[:n]
+@FOLDS.on(ThreatStackDealt)
+def _threat_stack_dealt(state: GattaiState, dealt: ThreatStackDealt, event: Event) -> None:
+    deck = state["decks"][dealt.deck]["draw"]
+    state["stacks"][dealt.threat].extend(deck[: dealt.count])
+    del deck[: dealt.count]
 
 
-def _threat_stack_dealt(state, ev):
-    deck = state["decks"][ev.public["deck"]]["draw"]
-    n = ev.public["count"]
-    state["stacks"][ev.public["threat"]].extend(deck[:n])
-    del deck[:n]
-
-
-def _card_milled(state, ev):
-    deck = state["decks"][ev.public["deck"]]["draw"]
+@FOLDS.on(CardMilled)
+def _card_milled(state: GattaiState, milled: CardMilled, event: Event) -> None:
+    deck = state["decks"][milled.deck]["draw"]
     if deck:
         to_trash(state, deck.pop(0))
 
 
-def _conflict_started(state, ev):
+@FOLDS.on(ConflictStarted)
+def _conflict_started(state: GattaiState, started: ConflictStarted, event: Event) -> None:
     if state["mode"] == "gambit":
         state["gambit"] = new_gambit(state)
         state["phase"] = "threshold"
@@ -110,41 +157,9 @@ def _conflict_started(state, ev):
         state["phase"] = "initiative"
 
 
-def place_sealed(state: dict, seat: str, secret: dict, version: int | None, kind: str) -> None:
-    """Move a sealed card face down onto the table and note the claim (source) and where it came from."""
-    card, source = secret["card"], secret["source"]
-    origin = "hand" if card in state["hands"][seat] else "deck"
-    if origin == "hand":
-        _take(state, seat, card)
-    else:
-        state["decks"][deck_of(card)]["draw"].remove(card)
-    state["table"].append({"card": card, "seat": seat, "role": kind, "face_up": False})
-    state["sealed"].append(
-        {
-            "version": version,
-            "seat": seat,
-            "kind": kind,
-            "card": card,
-            "source": source,
-            "origin": origin,
-            "reveal_version": None,
-        }
-    )
-
-
-def mark_revealed(state: dict, ev: Event) -> None:
-    """Mark a sealed play revealed by the event carrying its bluff call, and turn its card face up."""
-    call = ev.public["bluff_call"]
-    for entry in state["sealed"]:
-        if entry["version"] == call["claim_version"]:
-            entry["reveal_version"] = ev.version
-    for entry in state["table"]:
-        if entry["card"] == call["card"]:
-            entry["face_up"] = True
-
-
-def _trigger_fired(state, ev):
-    t = dict(ev.public["fired"])
+@FOLDS.on(TriggerFired)
+def _trigger_fired(state: GattaiState, fired: TriggerFired, event: Event) -> None:
+    t = fired.fired.copy()
     td = state["throwdown"]
     if td is not None and state["phase"] in FIGHTING and t["trigger"] in DAMAGE and not t["immediate"]:
         side = side_of(t["by"])
@@ -153,50 +168,63 @@ def _trigger_fired(state, ev):
         state["queue"].append(t)
 
 
-def _trigger_resolved(state, ev):
-    apply_resolved(state, ev.public)
+@FOLDS.on(TriggerResolved)
+def _trigger_resolved(state: GattaiState, resolved: TriggerResolved, event: Event) -> None:
+    apply_resolved(state, resolved.prevented, resolved.stat)
 
 
-def _omen_spent(state, ev):
-    for omen in state["decks"][ev.public["deck"]]["omens"]:
-        if omen["card"] == ev.public["omen"]:
+@FOLDS.on(OmenSpent)
+def _omen_spent(state: GattaiState, spent: OmenSpent, event: Event) -> None:
+    for omen in state["decks"][spent.deck]["omens"]:
+        if omen["card"] == spent.omen:
             omen["spent"] = True
 
 
-def _cleanup_started(state, ev):
-    due = dict(ev.public["discards_due"])
+@FOLDS.on(CleanupStarted)
+def _cleanup_started(state: GattaiState, cleanup: CleanupStarted, event: Event) -> None:
+    due = dict(cleanup.discards_due)
     state["discards_due"] = due
     state["phase"] = "cleanup" if due else "over"
 
 
-def _cards_discarded(state, ev):
-    seat = ev.public["seat"]
-    for card in ev.public["cards"]:
-        _take(state, seat, card)
+@FOLDS.on(CardsDiscarded)
+def _cards_discarded(state: GattaiState, discarded: CardsDiscarded, event: Event) -> None:
+    for card in discarded.cards:
+        take(state, discarded.seat, card)
         to_trash(state, card)
-    state["discards_due"].pop(seat, None)
+    state["discards_due"].pop(discarded.seat, None)
     if not state["discards_due"]:
         state["phase"] = "over"
 
 
-# ----- the Gambit's evolvers ----------------------------------------------------------------------
+# ----- the Gambit's folds -------------------------------------------------------------------------
 
 
-def _pilot_card_played(state, ev):
-    seat, card = ev.public["seat"], ev.public["card"]
-    if ev.public["source"] == "hand":
+@FOLDS.on(ThresholdSealed)
+def _threshold_sealed(state: GattaiState, sealed: ThresholdSealed, event: Event) -> None:
+    place_sealed(state, sealed.seat, sealed.card, sealed.claimed_source, event.version, "threshold")
+    gambit_of(state)["threshold_version"] = event.version
+    state["phase"] = "play"
+
+
+@FOLDS.on(PilotCardPlayed)
+def _pilot_card_played(state: GattaiState, played: PilotCardPlayed, event: Event) -> None:
+    seat, card = played.seat, played.card
+    if played.source == "hand":
         state["hands"][seat].remove(card)
     else:
         state["decks"]["pilot"]["draw"].remove(card)
     state["table"].append({"card": card, "seat": seat, "role": "gambit_play", "face_up": True})
-    state["gambit"].update(pilot_card=card, pilot_source=ev.public["source"])
+    g = gambit_of(state)
+    g["pilot_card"], g["pilot_source"] = card, played.source
 
 
-def _threshold_revealed(state, ev):
-    mark_revealed(state, ev)
-    g = state["gambit"]
-    g["threshold"] = ev.public["card"]
-    g["higher"] = ev.public["bluff_call"]["consequences"]["pilot_higher"]
+@FOLDS.on(ThresholdRevealed)
+def _threshold_revealed(state: GattaiState, revealed: ThresholdRevealed, event: Event) -> None:
+    mark_revealed(state, revealed.bluff_call["claim_version"], revealed.bluff_call["card"], event.version)
+    g = gambit_of(state)
+    g["threshold"] = revealed.card
+    g["higher"] = revealed.bluff_call["consequences"]["pilot_higher"]
     if g["higher"]:
         g["outcome"] = "yes_and"
         state["phase"] = "boon"
@@ -204,78 +232,82 @@ def _threshold_revealed(state, ev):
         state["phase"] = "choice"
 
 
-def _outcome_chosen(state, ev):
-    outcome = ev.public["outcome"]
-    state["gambit"]["outcome"] = outcome
-    state["phase"] = "boon" if outcome == "no_but" else "complication"
+@FOLDS.on(OutcomeChosen)
+def _outcome_chosen(state: GattaiState, chosen: OutcomeChosen, event: Event) -> None:
+    gambit_of(state)["outcome"] = chosen.outcome
+    state["phase"] = "boon" if chosen.outcome == "no_but" else "complication"
 
 
-def _boon_picked(state, ev):
-    state["gambit"]["boon"] = ev.public["trigger"]
+@FOLDS.on(BoonPicked)
+def _boon_picked(state: GattaiState, picked: BoonPicked, event: Event) -> None:
+    gambit_of(state)["boon"] = picked.trigger
     state["phase"] = "resolving"
     state["after_queue"] = "gambit_end"
 
 
-def _complication_named(state, ev):
-    state["gambit"]["complication"] = ev.public["trigger"]
+@FOLDS.on(ComplicationNamed)
+def _complication_named(state: GattaiState, named: ComplicationNamed, event: Event) -> None:
+    gambit_of(state)["complication"] = named.trigger
     state["phase"] = "resolving"
     state["after_queue"] = "gambit_end"
 
 
-def _gambit_resolved(state, ev):
+@FOLDS.on(GambitResolved)
+def _gambit_resolved(state: GattaiState, resolved: GambitResolved, event: Event) -> None:
     for entry in state["table"]:
         to_trash(state, entry["card"])
     state["table"] = []
     state["after_queue"] = None
-    p = ev.public
     state["result"] = {
-        "winners": list(p["winners"]),
-        "reason": f"gambit_{p['outcome']}",
+        "winners": list(resolved.winners),
+        "reason": f"gambit_{resolved.outcome}",
         "mode": "gambit",
-        "gambit_outcome": p["outcome"],
-        "threshold": p["threshold"],
-        "pilot_card": p["pilot_card"],
+        "gambit_outcome": resolved.outcome,
+        "threshold": resolved.threshold,
+        "pilot_card": resolved.pilot_card,
     }
 
 
-def _threshold_sealed(state, ev):
-    place_sealed(state, ev.public["seat"], ev.secret, ev.version, "threshold")
-    state["gambit"]["threshold_version"] = ev.version
-    state["phase"] = "play"
+# ----- the Throwdown's folds ----------------------------------------------------------------------
 
 
-# ----- the Throwdown's evolvers -------------------------------------------------------------------
-
-
-def _pass_turn(td: dict) -> None:
+def pass_turn(td: ThrowdownState) -> None:
+    """The other side's turn: this turn's Assists and Threat Assists are spent."""
     td["turn"] = other_side(td["turn"])
-    td.update(bonus=0, assisted=[], threat_assists={})
+    td["bonus"], td["assisted"], td["threat_assists"] = 0, [], {}
     td["turns_taken"] += 1
 
 
-def _initiative_sealed(state, ev):
-    place_sealed(state, ev.public["seat"], ev.secret, ev.version, "initiative")
-    sealed = state["throwdown"]["initiative"]
-    sealed[side_of(ev.public["seat"])] = ev.version
-    if all(v is not None for v in sealed.values()):
+@FOLDS.on(InitiativeSealed)
+def _initiative_sealed(state: GattaiState, sealed: InitiativeSealed, event: Event) -> None:
+    place_sealed(state, sealed.seat, sealed.card, sealed.source, event.version, "initiative")
+    versions = throwdown_of(state)["initiative"]
+    versions[side_of(sealed.seat)] = event.version
+    if versions["pilots"] is not None and versions["coach"] is not None:
         state["phase"] = "reveal"
 
 
-def _initiative_resolved(state, ev):
-    td = state["throwdown"]
+@FOLDS.on(InitiativeRevealed)
+def _initiative_revealed(state: GattaiState, revealed: InitiativeRevealed, event: Event) -> None:
+    mark_revealed(state, revealed.bluff_call["claim_version"], revealed.bluff_call["card"], event.version)
+
+
+@FOLDS.on(InitiativeResolved)
+def _initiative_resolved(state: GattaiState, resolved: InitiativeResolved, event: Event) -> None:
+    td = throwdown_of(state)
     td["initiative_rounds"] += 1
-    winner = ev.public["winner"]
+    winner = resolved.winner
     for entry in state["table"]:
-        if winner is None or entry["card"] != ev.public["winning_card"]:
+        if winner is None or entry["card"] != resolved.winning_card:
             to_trash(state, entry["card"])
     state["table"] = []
     td["initiative"] = {"pilots": None, "coach": None}
     state["phase"] = "initiative"
-    if winner is not None:
+    if winner is not None and resolved.winning_card is not None:
         td["piles"] = [
             {
                 "stage": 1,
-                "cards": [{"card": ev.public["winning_card"], "side": winner, "how": "initiative"}],
+                "cards": [{"card": resolved.winning_card, "side": winner, "how": "initiative"}],
                 "escalation": None,
             }
         ]
@@ -283,159 +315,168 @@ def _initiative_resolved(state, ev):
         state["phase"] = "question"
 
 
-def _dissonance_flipped(state, ev):
-    card = ev.public["card"]
-    if card is not None:
-        state["decks"]["coach"]["draw"].remove(card)
-        to_trash(state, card)
+@FOLDS.on(DissonanceFlipped)
+def _dissonance_flipped(state: GattaiState, flipped: DissonanceFlipped, event: Event) -> None:
+    if flipped.card is not None:
+        state["decks"]["coach"]["draw"].remove(flipped.card)
+        to_trash(state, flipped.card)
 
 
-def _called_off(state, ev):
-    state["throwdown"]["called_off"] = True
+@FOLDS.on(ThrowdownCalledOff)
+def _called_off(state: GattaiState, called_off: ThrowdownCalledOff, event: Event) -> None:
+    throwdown_of(state)["called_off"] = True
 
 
-def _question_answered(state, ev):
-    td = state["throwdown"]
-    td["for_team"] = ev.public["for_team"]
+@FOLDS.on(QuestionAnswered)
+def _question_answered(state: GattaiState, answered: QuestionAnswered, event: Event) -> None:
+    td = throwdown_of(state)
+    td["for_team"] = answered.for_team
     td["to_give"] = [p for p in state["pilots"] if p != td["commander"]]
     state["phase"] = "swap" if td["to_give"] else "turns"
 
 
-def _threat_stacks_drawn(state, ev):
+@FOLDS.on(ThreatStacksDrawn)
+def _threat_stacks_drawn(state: GattaiState, drawn: ThreatStacksDrawn, event: Event) -> None:
     for threat, cards in state["stacks"].items():
         state["hands"][COACH].extend(cards)
         state["stacks"][threat] = []
 
 
-def _move(state, ev):
-    for card in ev.secret["cards"]:
-        state["hands"][ev.public["seat"]].remove(card)
-        state["hands"][ev.public["to"]].append(card)
+def _move(state: GattaiState, moved: CardsPassed) -> None:
+    for card in moved.cards:
+        state["hands"][moved.seat].remove(card)
+        state["hands"][moved.to].append(card)
 
 
-def _swap_done(state):
-    td = state["throwdown"]
+def _swap_done(state: GattaiState) -> None:
+    td = throwdown_of(state)
     if not td["to_give"] and not td["returns_due"]:
         state["phase"] = "turns"
 
 
-def _cards_given(state, ev):
-    td = state["throwdown"]
-    _move(state, ev)
-    seat = ev.public["seat"]
-    if seat in td["to_give"]:
-        td["to_give"].remove(seat)
-    if ev.public["count"]:
-        td["returns_due"][seat] = ev.public["count"]
+@FOLDS.on(CardsGiven)
+def _cards_given(state: GattaiState, given: CardsGiven, event: Event) -> None:
+    td = throwdown_of(state)
+    _move(state, given)
+    if given.seat in td["to_give"]:
+        td["to_give"].remove(given.seat)
+    if given.count:
+        td["returns_due"][given.seat] = given.count
     _swap_done(state)
 
 
-def _cards_returned(state, ev):
-    _move(state, ev)
-    state["throwdown"]["returns_due"].pop(ev.public["to"], None)
+@FOLDS.on(CardsReturned)
+def _cards_returned(state: GattaiState, returned: CardsReturned, event: Event) -> None:
+    _move(state, returned)
+    throwdown_of(state)["returns_due"].pop(returned.to, None)
     _swap_done(state)
 
 
-def _assisted(state, ev):
-    td = state["throwdown"]
-    seat = ev.public["seat"]
-    state["hands"][seat].remove(ev.public["card"])
-    to_trash(state, ev.public["card"])
-    state["team"][seat]["charges"] -= 1
+@FOLDS.on(Assisted)
+def _assisted(state: GattaiState, assisted: Assisted, event: Event) -> None:
+    td = throwdown_of(state)
+    state["hands"][assisted.seat].remove(assisted.card)
+    to_trash(state, assisted.card)
+    state["team"][assisted.seat]["charges"] -= 1
     td["bonus"] += 1
-    td["assisted"].append(seat)
+    td["assisted"].append(assisted.seat)
 
 
-def _threat_assisted(state, ev):
-    state["hands"][COACH].remove(ev.public["card"])
-    to_trash(state, ev.public["card"])
-    state["throwdown"]["threat_assists"][ev.public["threat"]] = ev.public["kind"]
+@FOLDS.on(ThreatAssisted)
+def _threat_assisted(state: GattaiState, assisted: ThreatAssisted, event: Event) -> None:
+    state["hands"][COACH].remove(assisted.card)
+    to_trash(state, assisted.card)
+    throwdown_of(state)["threat_assists"][assisted.threat] = assisted.activates
 
 
-def _countered(state, ev):
-    td = state["throwdown"]
-    state["hands"][ev.public["seat"]].remove(ev.public["card"])
-    td["piles"][-1]["cards"].append({"card": ev.public["card"], "side": ev.public["side"], "how": "counter"})
-    _pass_turn(td)
+@FOLDS.on(Countered)
+def _countered(state: GattaiState, countered: Countered, event: Event) -> None:
+    td = throwdown_of(state)
+    state["hands"][countered.seat].remove(countered.card)
+    td["piles"][-1]["cards"].append({"card": countered.card, "side": countered.side, "how": "counter"})
+    pass_turn(td)
 
 
-def _blocked(state, ev):
-    td = state["throwdown"]
-    state["hands"][ev.public["seat"]].remove(ev.public["card"])
-    to_trash(state, ev.public["card"])
+@FOLDS.on(Blocked)
+def _blocked(state: GattaiState, blocked: Blocked, event: Event) -> None:
+    td = throwdown_of(state)
+    state["hands"][blocked.seat].remove(blocked.card)
+    to_trash(state, blocked.card)
     pile = td["piles"][-1]
     to_trash(state, pile["cards"].pop()["card"])
-    if ev.public["against"] == "escalate":
+    if blocked.against == "escalate" and blocked.stage_back_to is not None and blocked.scorer is not None:
         td["piles"].pop()
-        td["stage"] = ev.public["stage_back_to"]
-        td["scores"][ev.public["scorer"]] -= ev.public["points_back"]
-    _pass_turn(td)
+        td["stage"] = blocked.stage_back_to
+        td["scores"][blocked.scorer] -= blocked.points_back or 0
+    pass_turn(td)
 
 
-def _escalated(state, ev):
-    td = state["throwdown"]
-    p = ev.public
-    state["hands"][p["seat"]].remove(p["card"])
-    td["scores"][p["scorer"]] += p["points"]
-    td["stage"] = p["new_stage"]
+@FOLDS.on(Escalated)
+def _escalated(state: GattaiState, escalated: Escalated, event: Event) -> None:
+    td = throwdown_of(state)
+    state["hands"][escalated.seat].remove(escalated.card)
+    td["scores"][escalated.scorer] += escalated.points
+    td["stage"] = escalated.new_stage
     td["piles"].append(
         {
-            "stage": p["new_stage"],
-            "cards": [{"card": p["card"], "side": p["side"], "how": "escalate"}],
-            "escalation": {"scorer": p["scorer"], "points": p["points"]},
+            "stage": escalated.new_stage,
+            "cards": [{"card": escalated.card, "side": escalated.side, "how": "escalate"}],
+            "escalation": {"scorer": escalated.scorer, "points": escalated.points},
         }
     )
-    _pass_turn(td)
+    pass_turn(td)
 
 
-def _rumbled(state, ev):
-    td = state["throwdown"]
-    p = ev.public
-    state["hands"][p["seat"]].remove(p["card"])
+@FOLDS.on(Rumbled)
+def _rumbled(state: GattaiState, rumbled: Rumbled, event: Event) -> None:
+    td = throwdown_of(state)
+    state["hands"][rumbled.seat].remove(rumbled.card)
     for pile in td["piles"]:
         for entry in pile["cards"]:
             to_trash(state, entry["card"])
-    td["scores"][p["scorer"]] += p["points"]
-    td["stage"] = p["new_stage"]
+    td["scores"][rumbled.scorer] += rumbled.points
+    td["stage"] = rumbled.new_stage
     td["piles"] = [
         {
-            "stage": p["new_stage"],
-            "cards": [{"card": p["card"], "side": p["side"], "how": "rumble"}],
-            "escalation": {"scorer": p["scorer"], "points": p["points"]},
+            "stage": rumbled.new_stage,
+            "cards": [{"card": rumbled.card, "side": rumbled.side, "how": "rumble"}],
+            "escalation": {"scorer": rumbled.scorer, "points": rumbled.points},
         }
     ]
-    _pass_turn(td)
+    pass_turn(td)
 
 
-def _conceded(state, ev):
-    td = state["throwdown"]
-    td["scores"][ev.public["scorer"]] += ev.public["points"]
-    td["conceded_by"] = ev.public["side"]
+@FOLDS.on(Conceded)
+def _conceded(state: GattaiState, conceded: Conceded, event: Event) -> None:
+    td = throwdown_of(state)
+    td["scores"][conceded.scorer] += conceded.points
+    td["conceded_by"] = conceded.side
 
 
-def _throwdown_ended(state, ev):
-    td = state["throwdown"]
-    p = ev.public
-    td["winner"] = p["winner"]
-    for side in p["payload_order"]:
+@FOLDS.on(ThrowdownEnded)
+def _throwdown_ended(state: GattaiState, ended: ThrowdownEnded, event: Event) -> None:
+    td = throwdown_of(state)
+    td["winner"] = ended.winner
+    for side in ended.payload_order:
         state["queue"].extend(delivered_payload(state, side))
         td["payloads"][side] = []
     td["turn"] = None
     state["phase"] = "resolving"
     state["after_queue"] = "throwdown_end"
-    reason = "called_off" if p["called_off"] else f"{p['winner']}_won"
+    reason = "called_off" if ended.called_off else f"{ended.winner}_won"
     state["result"] = {
-        "winners": list(p["winners"]),
+        "winners": list(ended.winners),
         "reason": reason,
         "mode": "throwdown",
-        "winner": p["winner"],
-        "scores": dict(p["scores"]),
-        "conceded_by": p["conceded_by"],
+        "winner": ended.winner,
+        "scores": ended.scores.copy(),
+        "conceded_by": ended.conceded_by,
     }
 
 
-def _piles_cleared(state, ev):
-    td = state["throwdown"]
+@FOLDS.on(PilesCleared)
+def _piles_cleared(state: GattaiState, cleared: PilesCleared, event: Event) -> None:
+    td = throwdown_of(state)
     for pile in td["piles"]:
         for entry in pile["cards"]:
             to_trash(state, entry["card"])
@@ -443,53 +484,8 @@ def _piles_cleared(state, ev):
     state["after_queue"] = None
 
 
-EVOLVERS = {
-    "DeckShuffled": _deck_shuffled,
-    "OmenRevealed": _omen_revealed,
-    "CardsDrawn": _cards_drawn,
-    "ThreatStackDealt": _threat_stack_dealt,
-    "CardMilled": _card_milled,
-    "ConflictStarted": _conflict_started,
-    "TriggerFired": _trigger_fired,
-    "TriggerResolved": _trigger_resolved,
-    "OmenSpent": _omen_spent,
-    "CleanupStarted": _cleanup_started,
-    "CardsDiscarded": _cards_discarded,
-    # the Gambit
-    "ThresholdSealed": _threshold_sealed,
-    "PilotCardPlayed": _pilot_card_played,
-    "ThresholdRevealed": _threshold_revealed,
-    "OutcomeChosen": _outcome_chosen,
-    "BoonPicked": _boon_picked,
-    "ComplicationNamed": _complication_named,
-    "GambitResolved": _gambit_resolved,
-    # the Throwdown
-    "InitiativeSealed": _initiative_sealed,
-    "InitiativeRevealed": mark_revealed,
-    "InitiativeResolved": _initiative_resolved,
-    "DissonanceFlipped": _dissonance_flipped,
-    "ThrowdownCalledOff": _called_off,
-    "QuestionAnswered": _question_answered,
-    "ThreatStacksDrawn": _threat_stacks_drawn,
-    "CardsGiven": _cards_given,
-    "CardsReturned": _cards_returned,
-    "Assisted": _assisted,
-    "ThreatAssisted": _threat_assisted,
-    "Countered": _countered,
-    "Blocked": _blocked,
-    "Escalated": _escalated,
-    "Rumbled": _rumbled,
-    "Conceded": _conceded,
-    "ThrowdownEnded": _throwdown_ended,
-    "PilesCleared": _piles_cleared,
-}
-
-
-def evolve(state: dict, event: Event) -> dict:
+def evolve(state: GattaiState, event: Event) -> GattaiState:
     """Fold one recorded event into the state; never validates (unknown kinds are ignored)."""
     if event.version is not None:
         state["version"] = event.version
-    apply = EVOLVERS.get(event.kind)
-    if apply is not None:
-        apply(state, event)
-    return state
+    return FOLDS.fold(state, event)

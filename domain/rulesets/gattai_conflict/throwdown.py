@@ -4,8 +4,8 @@ Phases: `initiative` (both commanders seal) -> `reveal` (either commander turns 
 -> `question` (the Coach records the table's answer; the draws) -> `swap` (other pilots give,
 the commander gives back as many) -> `turns` (Assists, then one Drive per turn) -> `resolving`
 (Payloads resolve) -> cleanup. This module holds the sides, the Strikes and who the Throwdown
-waits for; throwdown_rules.py decides its commands, events.py builds their events' parts and
-state.py folds them.
+waits for; throwdown_rules.py decides its commands, throwdown_events.py declares their events,
+event_parts.py builds their parts and state.py folds them.
 
 `throwdown` bookkeeping: `commander`, `stage`, `scores` {pilots, coach}, `turn` (side), `piles`
 (the current Pile last; each {stage, cards [{card, side, how}], escalation {scorer, points} |
@@ -42,8 +42,11 @@ Decisions where the seed and the rules page are silent:
 
 from __future__ import annotations
 
+from typing import Literal, cast
+
 from .cards import ACE, is_face, rank
 from .config import COACH
+from .shapes import FiredTrigger, GattaiState, PayloadEntry, PileCard, Side, Stat, ThrowdownState, throwdown_of
 
 # Phases in which a Throwdown's damage waits in a Payload instead of resolving at once (the
 # Throwdown itself runs: story triggers may be fired).
@@ -58,7 +61,7 @@ PAYLOAD_LIMIT = 12
 FIRED_AT_WILL = {"amount": 1, "full": False, "source": "story", "immediate": False}
 
 
-def payload_entry(state: dict, fired: dict, side: str) -> dict:
+def payload_entry(state: GattaiState, fired: FiredTrigger, side: Side) -> PayloadEntry:
     """A fired trigger as its side's Payload keeps it: only what `delivered_payload` cannot restore.
 
     Every trigger a seat fires at will has the same amount, `full`, source and `immediate`, and
@@ -66,42 +69,46 @@ def payload_entry(state: dict, fired: dict, side: str) -> dict:
     keeps the trigger, its target and only what differs from those (the event keeps the whole record).
     """
     implied = _implied(state, side)
-    return {key: value for key, value in fired.items() if key not in implied or implied[key] != value}
+    # The trigger and its target are never implied, so the entry has the keys PayloadEntry requires.
+    return cast(
+        PayloadEntry, {key: value for key, value in fired.items() if key not in implied or implied[key] != value}
+    )
 
 
-def delivered_payload(state: dict, side: str) -> list[dict]:
+def delivered_payload(state: GattaiState, side: Side) -> list[FiredTrigger]:
     """A side's Payload as whole trigger records, in the order they resolve (an entry kept whole,
     as a snapshot taken before entries were trimmed holds it, passes unchanged)."""
     implied = _implied(state, side)
-    return [{**implied, **entry} for entry in state["throwdown"]["payloads"][side]]
+    # An entry and what it left out are a whole trigger record again.
+    return [cast(FiredTrigger, {**implied, **entry}) for entry in throwdown_of(state)["payloads"][side]]
 
 
-def _implied(state: dict, side: str) -> dict:
+def _implied(state: GattaiState, side: Side) -> dict[str, object]:
     """What a Payload entry of this side leaves out: the shared fields and the side's commander."""
     return {**FIRED_AT_WILL, "by": driver(state, side)}
 
 
-def side_of(seat: str) -> str:
+def side_of(seat: str) -> Side:
     """The Throwdown side a seat fights on."""
     return "coach" if seat == COACH else "pilots"
 
 
-def payload_full(state: dict, seat: str) -> bool:
+def payload_full(state: GattaiState, seat: str) -> bool:
     """Whether the Payload of `seat`'s side holds the most triggers `record_trigger` may add to it."""
     td = state["throwdown"]
     return td is not None and state["phase"] in FIGHTING and len(td["payloads"][side_of(seat)]) >= PAYLOAD_LIMIT
 
 
-def other_side(side: str) -> str:
+def other_side(side: str | None) -> Side:
     """The opposing side."""
     return "pilots" if side == "coach" else "coach"
 
 
-def new_throwdown(state: dict) -> dict:
+def new_throwdown(state: GattaiState) -> ThrowdownState:
     """The Throwdown's bookkeeping at its start, with the Strikes fixed."""
     cfg = state["config"]
     commander = cfg["commander"]
-    stat = "steel" if cfg["started_by"] == "pilots" else "flesh"
+    stat: Stat = "steel" if cfg["started_by"] == "pilots" else "flesh"
     ratings = sorted(state["threats"].values(), reverse=True)
     return {
         "commander": commander,
@@ -127,14 +134,14 @@ def new_throwdown(state: dict) -> dict:
     }
 
 
-def driver(state: dict, side: str) -> str:
+def driver(state: GattaiState, side: str | None) -> str:
     """The seat that plays a side's Initiative and Drives."""
-    return COACH if side == "coach" else state["throwdown"]["commander"]
+    return COACH if side == "coach" else throwdown_of(state)["commander"]
 
 
-def strike(state: dict, side: str, stage: int | None = None) -> int:
+def strike(state: GattaiState, side: str, stage: int | None = None) -> int:
     """A side's Strike for a card entering `stage` (default the current one), Assists included."""
-    td = state["throwdown"]
+    td = throwdown_of(state)
     stage = td["stage"] if stage is None else stage
     if side == "coach":
         return td["strike_base"]["coach"]
@@ -142,14 +149,14 @@ def strike(state: dict, side: str, stage: int | None = None) -> int:
     return base + td["bonus"]
 
 
-def top(state: dict) -> dict:
+def top(state: GattaiState) -> PileCard:
     """The winning card: the top entry of the current Pile."""
-    return state["throwdown"]["piles"][-1]["cards"][-1]
+    return throwdown_of(state)["piles"][-1]["cards"][-1]
 
 
-def may_assist(state: dict, seat: str) -> bool:
+def may_assist(state: GattaiState, seat: str) -> bool:
     """Whether another involved pilot may still Assist this turn (a card to discard, a charge to spend)."""
-    td = state["throwdown"]
+    td = throwdown_of(state)
     return (
         state["phase"] == "turns"
         and td["turn"] == "pilots"
@@ -161,7 +168,7 @@ def may_assist(state: dict, seat: str) -> bool:
     )
 
 
-def threat_assist_kind(card: str) -> str | None:
+def threat_assist_kind(card: str) -> Literal["wave", "storm"] | None:
     """What a discarded card lets a Threat activate: a face card a Wave, an Ace a Storm."""
     if is_face(card):
         return "wave"
@@ -170,9 +177,9 @@ def threat_assist_kind(card: str) -> str | None:
     return None
 
 
-def awaited(state: dict) -> list[str]:
+def awaited(state: GattaiState) -> list[str]:
     """Who the Throwdown waits for in its current phase (never a seat whose action is optional)."""
-    td, phase = state["throwdown"], state["phase"]
+    td, phase = throwdown_of(state), state["phase"]
     if phase == "initiative":
         return [driver(state, s) for s in ("coach", "pilots") if td["initiative"][s] is None]
     if phase in ("question", "reveal"):
@@ -184,10 +191,10 @@ def awaited(state: dict) -> list[str]:
     return []
 
 
-def actors(state: dict) -> list[str]:
+def actors(state: GattaiState) -> list[str]:
     """Who may send the Throwdown's commands now: the seats it waits for, then the optional ones
     (the pilot commander's reveal, the Assists)."""
-    td, phase = state["throwdown"], state["phase"]
+    td, phase = throwdown_of(state), state["phase"]
     if phase == "reveal":
         return [COACH, td["commander"]]
     if phase == "turns" and td["turn"] == "pilots":

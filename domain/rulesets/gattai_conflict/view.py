@@ -14,16 +14,37 @@ already the Harmony a Rumble card faces); both count this turn's Assists.
 from __future__ import annotations
 
 import copy
+from typing import Any, TypedDict
 
 from domain.ruleset import Viewer
+from domain.view_types import ViewTypes
 
 from .cards import DECKS, SUIT_VALUE, SUITS, deck_cards, is_joker, rank
 from .config import COACH
 from .legal import to_act
+from .shapes import (
+    FiredTrigger,
+    GambitResult,
+    GambitState,
+    GattaiState,
+    Gauge,
+    Mode,
+    Omen,
+    Phase,
+    SealedKind,
+    Side,
+    SideScores,
+    Source,
+    TableRole,
+    ThrowdownBook,
+    ThrowdownResult,
+    throwdown_of,
+)
 from .team import HARMONY_NAMES, max_hand, pending
 from .throwdown import FIGHTING, delivered_payload, strike
+from .throwdown_events import SidePayloadRecords
 
-SIDES = ("pilots", "coach")
+SIDES: tuple[Side, ...] = ("pilots", "coach")
 LAST_STAGE = 7
 STAGE_NAMES = {
     1: "Confrontation",
@@ -36,7 +57,7 @@ STAGE_NAMES = {
 }
 
 
-def view(state: dict, viewer: Viewer) -> dict:
+def view(state: GattaiState, viewer: Viewer) -> dict:
     """The board for `viewer`."""
     all_known = viewer.sees_all
     me = viewer.seat if viewer.role == "seat" and viewer.seat in state["seats"] else None
@@ -99,12 +120,12 @@ def view(state: dict, viewer: Viewer) -> dict:
     return out
 
 
-def _throwdown(state: dict) -> dict | None:
+def _throwdown(state: GattaiState) -> dict | None:
     td = state["throwdown"]
     if td is None:
         return None
-    out = copy.deepcopy(td)
-    out["payloads"] = {side: delivered_payload(state, side) for side in td["payloads"]}
+    out: dict[str, Any] = copy.deepcopy(dict(td))
+    out["payloads"] = {side: delivered_payload(state, side) for side in SIDES}
     out["stage_name"] = STAGE_NAMES.get(td["stage"])
     out["initiative"] = {side: v is not None for side, v in td["initiative"].items()}
     out["strikes"], out["escalation_strikes"] = _strikes(state)
@@ -113,13 +134,13 @@ def _throwdown(state: dict) -> dict | None:
     return out
 
 
-def _strikes(state: dict) -> tuple[dict | None, dict | None]:
+def _strikes(state: GattaiState) -> tuple[dict | None, dict | None]:
     """The Strikes the next card is judged against, per side: one played in the current stage (an
     Initiative card, a Counter) and one opening the next stage (an Escalate; a Rumble, judged against
     the Team's Harmony), None where no such card can come (the Throwdown ended; stage 7)."""
     if state["phase"] not in FIGHTING:
         return None, None
-    stage = state["throwdown"]["stage"]
+    stage = throwdown_of(state)["stage"]
     now = {side: strike(state, side) for side in SIDES}
     nxt = None if stage >= LAST_STAGE else {side: strike(state, side, stage + 1) for side in SIDES}
     return now, nxt
@@ -137,3 +158,171 @@ def catalogue() -> dict:
         "decks": {deck: [entry(card) for card in deck_cards(deck)] for deck in DECKS},
         "suit_order": sorted(SUITS, key=lambda s: -SUIT_VALUE[s]),
     }
+
+
+# ----- the view's types, per viewer ---------------------------------------------------------------
+
+
+class HarmonyView(TypedDict):
+    """The Team's Harmony and its colour."""
+
+    level: int
+    name: str
+
+
+class PendingView(TypedDict):
+    """The trigger at the front of the queue and the pilot whose answer it waits for."""
+
+    seat: str
+    trigger: FiredTrigger
+
+
+class SideFlags(TypedDict):
+    """Per side, whether its Initiative card is sealed."""
+
+    pilots: bool
+    coach: bool
+
+
+class ThrowdownView(ThrowdownBook):
+    """The Throwdown's bookkeeping as shown: Payloads whole, the Initiative as sealed or not, the Strikes."""
+
+    initiative: SideFlags
+    payloads: SidePayloadRecords
+    stage_name: str | None
+    strikes: SideScores | None
+    escalation_strikes: SideScores | None
+    winning_card: str | None
+    coach: str
+
+
+class ConflictView(TypedDict):
+    """What every viewer is shown alike."""
+
+    mode: Mode
+    phase: Phase
+    seats: list[str]
+    to_act: list[str]
+    harmony: HarmonyView
+    team: dict[str, Gauge]
+    threats: dict[str, int]
+    max_hands: dict[str, int]
+    queue: list[FiredTrigger]
+    pending: PendingView | None
+    discards_due: dict[str, int]
+    result: GambitResult | ThrowdownResult | None
+    gambit: GambitState | None
+    throwdown: ThrowdownView | None
+    crisis_tier: int
+
+
+class DeckView(TypedDict):
+    """A deck as the table sees it: its size, its face-up Trash and its Omens."""
+
+    count: int
+    trash: list[str]
+    omens: list[Omen]
+
+
+class DeckInOrder(DeckView):
+    """A deck with its draw pile in order (organizers, and everyone once the match has ended)."""
+
+    order: list[str]
+
+
+class HandView(TypedDict):
+    """A hand: its size, and its cards when this viewer may see them."""
+
+    count: int
+    cards: list[str] | None
+
+
+class HiddenHand(TypedDict):
+    """A hand a spectator sees: its size only."""
+
+    count: int
+    cards: None
+
+
+class OpenHand(TypedDict):
+    """A hand seen whole."""
+
+    count: int
+    cards: list[str]
+
+
+class TableCardView(TypedDict):
+    """A card on the table, its face when face up or this viewer's own."""
+
+    seat: str
+    role: TableRole
+    face_up: bool
+    card: str | None
+
+
+class SealedView(TypedDict):
+    """A sealed play: its record, its claimed source, and the card once revealed or when this viewer's own."""
+
+    version: int | None
+    seat: str
+    kind: SealedKind
+    source: Source
+    reveal_version: int | None
+    card: str | None
+
+
+class OpenTableCard(TypedDict):
+    """A card on the table, seen whether face up or not."""
+
+    seat: str
+    role: TableRole
+    face_up: bool
+    card: str
+
+
+class OpenSealed(TypedDict):
+    """A sealed play seen with its card."""
+
+    version: int | None
+    seat: str
+    kind: SealedKind
+    source: Source
+    reveal_version: int | None
+    card: str
+
+
+class SeatView(ConflictView):
+    """A seat's view while the match runs: its own hand, sealed cards and (the Coach's) Threat stacks."""
+
+    hands: dict[str, HandView]
+    decks: dict[str, DeckView]
+    table: list[TableCardView]
+    sealed: list[SealedView]
+    threat_stacks: dict[str, HandView]
+
+
+class SpectatorView(ConflictView):
+    """A spectator's view while the match runs: no hand, no stack, only face-up and revealed cards."""
+
+    hands: dict[str, HiddenHand]
+    decks: dict[str, DeckView]
+    table: list[TableCardView]
+    sealed: list[SealedView]
+    threat_stacks: dict[str, HiddenHand]
+
+
+class FullView(ConflictView):
+    """Everything, deck order included: organizers, and everyone once the match has ended."""
+
+    hands: dict[str, OpenHand]
+    decks: dict[str, DeckInOrder]
+    table: list[OpenTableCard]
+    sealed: list[OpenSealed]
+    threat_stacks: dict[str, OpenHand]
+
+
+class EndedView(FullView):
+    """Anyone's view once the match has ended: everything, as organizers see it."""
+
+
+VIEWS = ViewTypes(seat=SeatView, spectator=SpectatorView, organizer=FullView, ended=EndedView)
