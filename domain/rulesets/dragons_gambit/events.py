@@ -10,7 +10,7 @@ The builders below make the parts `decide` and `setup` record; `derived_secret` 
 so the two can never disagree.
 """
 
-# ruff: noqa: RUF009 - `hidden` is a dataclasses.field spec (a secret key), not a shared default value
+
 
 from __future__ import annotations
 
