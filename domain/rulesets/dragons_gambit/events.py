@@ -10,8 +10,6 @@ The builders below make the parts `decide` and `setup` record; `derived_secret` 
 so the two can never disagree.
 """
 
-
-
 from __future__ import annotations
 
 from dataclasses import dataclass
