@@ -13,12 +13,12 @@ import itertools
 from domain.choices import Choice, pair_part, pairs, sequence_of
 from domain.ruleset import RuleViolation
 
+from .board import find_unit, opponent
 from .commands import AssignBlockers
 from .effects import keywords
-from .events import combat_public
+from .parts import combat_public
 from .phases import attack_candidates
 from .scratch import TcgDecision
-from .state import find_unit, opponent
 from .turns import begin_phase, open_window
 
 

@@ -9,9 +9,9 @@ view.py show them.
 
 from __future__ import annotations
 
+from .board import opponent
 from .cards import CARDS, TRAP_IDS, energy_value
 from .effects import combine, keywords
-from .state import opponent
 
 
 def attack_candidates(state: dict, seat: str) -> list[str]:

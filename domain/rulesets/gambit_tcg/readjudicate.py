@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from domain.ruleset import Event
 
+from .board import set_entry
 from .cards import CARDS
-from .state import set_entry
 
 
 def returns_to_hand(effect: dict, target_type: str) -> bool:

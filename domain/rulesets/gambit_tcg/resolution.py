@@ -7,12 +7,12 @@ does nothing. A declared type before a Reveal is a bluff call ruled by readjudic
 
 from __future__ import annotations
 
+from .board import find_set, find_unit
 from .cards import CARDS, EFFECT_PARAMS
 from .effects import attacking_targets, field_aura
-from .events import field_public, opened_secret, pending_spell_public, revealed_public, sacrificed_public
+from .parts import field_public, opened_secret, pending_spell_public, revealed_public, sacrificed_public
 from .readjudicate import returns_to_hand, type_call_ruling
 from .scratch import TcgDecision
-from .state import find_set, find_unit
 
 
 def resolve(

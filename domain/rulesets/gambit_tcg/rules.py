@@ -35,8 +35,8 @@ from .commands import (
     choices_of,
 )
 from .config import Config, join_options
-from .events import deck_secret, registered_public, shuffle_public, started_public
 from .legal import to_act
+from .parts import deck_secret, registered_public, shuffle_public, started_public
 from .play import check_energize, check_payment, check_play, energize, play_card
 from .responses import pass_window
 from .scratch import TcgDecision

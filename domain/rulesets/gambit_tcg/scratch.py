@@ -12,7 +12,7 @@ from typing import Any
 from domain.decision import Decision
 
 from .effects import lethal_units
-from .events import destroyed_public, drawn_public, drawn_secret
+from .parts import destroyed_public, drawn_public, drawn_secret
 from .state import evolve
 
 

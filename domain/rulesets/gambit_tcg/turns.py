@@ -6,11 +6,11 @@ window has closed, or at once when none opens. Answering a window is responses.p
 
 from __future__ import annotations
 
+from .board import active_on
 from .cards import MAX_HAND
-from .events import turn_limit_public, window_opened_public
+from .parts import turn_limit_public, window_opened_public
 from .phases import attack_candidates, window_live
 from .scratch import TcgDecision
-from .state import active_on
 
 
 def begin_turn(decision: TcgDecision, turn: int) -> None:
