@@ -217,3 +217,51 @@ def source_of(state: TcgState, seat: str, card: str) -> tuple[Literal["hand", "s
     if owner == seat:
         return "set", entry
     raise RuleViolation("card_not_in_hand", f"{card!r} is not in your hand or Set Zone")
+
+
+def on_turn(state: TcgState) -> str:
+    """The seat whose turn it is (KeyError before the first turn: a record that cannot replay)."""
+    active = state["active"]
+    if active is None:
+        raise KeyError("active")
+    return active
+
+
+def combat_of(state: TcgState) -> CombatState:
+    """The combat under way (KeyError when none is: a record that cannot replay)."""
+    combat = state["combat"]
+    if combat is None:
+        raise KeyError("combat")
+    return combat
+
+
+def window_of(state: TcgState) -> OpenWindow:
+    """The open trap window (KeyError when none is: a record that cannot replay)."""
+    window = state["window"]
+    if window is None:
+        raise KeyError("window")
+    return window
+
+
+def pending_of(state: TcgState) -> PendingSpell:
+    """The spell on the stack (KeyError when none is: a record that cannot replay)."""
+    pending = state["pending_spell"]
+    if pending is None:
+        raise KeyError("pending_spell")
+    return pending
+
+
+def field_of(state: TcgState) -> FieldInPlay:
+    """The field card in play (KeyError when none is: a record that cannot replay)."""
+    field = state["field"]
+    if field is None:
+        raise KeyError("field")
+    return field
+
+
+def commitment_version(entry: SetEntry) -> int:
+    """The version of the CardSet record holding a set card's commitment (KeyError before it is recorded)."""
+    version = entry["set_version"]
+    if version is None:
+        raise KeyError("set_version")
+    return version

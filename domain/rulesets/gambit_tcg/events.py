@@ -33,7 +33,7 @@ from __future__ import annotations
 from domain.event_types import EventTypes
 from domain.ruleset import Event
 
-from .board import TcgState, active_on
+from .board import TcgState, active_on, combat_of, on_turn
 from .cards import DECKS, SEATS, energy_value
 from .parts import (
     activated_public,
@@ -166,7 +166,7 @@ def derived_public(state: TcgState, event: Event) -> dict | None:
         return {"seat": SEATS[1]}
     if kind == "CardSet":
         free = state["phase"] == "free_set"
-        return set_public(state, SEATS[1] if free else active, pub["card"], free)
+        return set_public(state, SEATS[1] if free else on_turn(state), pub["card"], free)
     if kind == "TurnBegan":
         return {"seat": active_on(state["turn"] + 1), "turn": state["turn"] + 1}
     if kind in ("PhaseBegan", "TurnEnded"):
@@ -177,13 +177,13 @@ def derived_public(state: TcgState, event: Event) -> dict | None:
         # A record naming no window asks no one: no trap names the empty window.
         return window_opened_public(state, pub.get("window", ""))
     if kind in ("WindowPassed", "WindowClosed"):
-        return {"window": (state["window"] or {}).get("name")}
+        return {"window": None if state["window"] is None else state["window"]["name"]}
     if kind == "CardEnergized":
         card_id = state["cards"][pub["card"]]
         return {"seat": active, "id": card_id, "value": energy_value(card_id)}
     if kind == "CardPlayed":
         discard = [d["card"] for d in pub["paid"]["discard"]]
-        return played_public(state, active, pub["card"], pub["choices"], pub["paid"]["energy"], discard)
+        return played_public(state, on_turn(state), pub["card"], pub["choices"], pub["paid"]["energy"], discard)
     if kind in ("SpellResolved", "SpellNullified"):
         return pending_spell_public(state)
     if kind == "TrapActivated":
@@ -200,7 +200,7 @@ def derived_public(state: TcgState, event: Event) -> dict | None:
     if kind == "AttackDeclared":
         return {"seat": active}
     if kind in ("BlocksAwaited", "BlockersAssigned"):
-        combat_now = state["combat"]
+        combat_now = combat_of(state)
         return {
             "seat": combat_now["target"],
             **({"attackers": list(combat_now["attackers"])} if kind == "BlocksAwaited" else {}),

@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .board import TcgState, find_set, ready_turn, set_entry, source_of, unit_in_play
+from .board import (
+    TcgState,
+    combat_of,
+    field_of,
+    find_set,
+    on_turn,
+    pending_of,
+    ready_turn,
+    set_entry,
+    source_of,
+    unit_in_play,
+)
 from .cards import CARDS, DECK_SIZE, MAX_HAND, OPENING_HAND, SEATS, STARTING_LIFE, trap_windows
 from .effects import might, play_cost
 from .phases import window_responders
@@ -66,7 +77,7 @@ def due_draw(state: TcgState) -> tuple[str, str, int] | None:
         return (seat, "opening", OPENING_HAND.get(seat, 0)) if seat is not None else None
     if state["phase"] == "draw" and state["window"] is None:
         # Inside the draw phase's own trap window only a trap's effect draws.
-        seat = state["active"]
+        seat = on_turn(state)
         return seat, "draw_phase", max(0, MAX_HAND - len(state["players"][seat]["hand"]))
     return None
 
@@ -171,7 +182,7 @@ def activated_public(state: TcgState, card: str, choices: dict, energy: Iterable
 
 def pending_spell_public(state: TcgState) -> dict:
     """The spell waiting on the stack, as its resolution or nullification shows it: seat, card, what it is."""
-    pending = state["pending_spell"]
+    pending = pending_of(state)
     return {"seat": pending["seat"], "card": pending["card"], "id": state["cards"][pending["card"]]}
 
 
@@ -192,7 +203,7 @@ def revealed_public(state: TcgState, target: str) -> dict:
 
 def field_public(state: TcgState) -> dict:
     """The field card in play, as its destruction shows it: the card, what it is, its owner."""
-    field = state["field"]
+    field = field_of(state)
     return {"card": field["card"], "id": state["cards"][field["card"]], "owner": field["owner"]}
 
 
@@ -220,7 +231,7 @@ def destroyed_public(state: TcgState, unit: str) -> dict | None:
 
 def combat_public(state: TcgState) -> dict:
     """The damage a combat deals: blocked pairs trade Might, unblocked (unmuted) attackers hit the player."""
-    combat = state["combat"]
+    combat = combat_of(state)
     by_attacker = {a: b for b, a in combat["blocks"].items()}
     unit_damage, player = [], 0
     for attacker in combat["attackers"]:

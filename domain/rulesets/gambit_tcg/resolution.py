@@ -7,10 +7,11 @@ does nothing. A declared type before a Reveal is a bluff call ruled by readjudic
 
 from __future__ import annotations
 
-from .board import find_set, find_unit
+from .board import commitment_version, find_set, find_unit
 from .cards import CARDS, EFFECT_PARAMS
 from .effects import attacking_targets, field_aura
 from .parts import field_public, opened_secret, pending_spell_public, revealed_public, sacrificed_public
+from .payloads import AttackerMuted, PlayerDamaged, UnitBoosted, UnitDamaged
 from .readjudicate import returns_to_hand, type_call_ruling
 from .scratch import TcgDecision
 
@@ -46,7 +47,7 @@ def _reveal(decision, seat, instance, effect, choices, play_version):
             **type_call_ruling(state, effect, target, choices["declared_type"]),
         }
     decision.emit(
-        "SetCardRevealed", public, secret=opened_secret(state, target), audience=(), opens=(entry["set_version"],)
+        "SetCardRevealed", public, secret=opened_secret(state, target), audience=(), opens=(commitment_version(entry),)
     )
 
 
@@ -92,7 +93,7 @@ def _draw(decision, seat, instance, effect, choices, play_version):
 
 
 def _damage_player(decision, seat, instance, effect, choices, play_version):
-    decision.emit("PlayerDamaged", {"seat": choices["target_player"], "amount": effect["amount"], "source": instance})
+    decision.add(PlayerDamaged(seat=choices["target_player"], amount=effect["amount"], source=instance).event())
 
 
 def _attacker(decision, seat, choices, min_might=0):
@@ -110,13 +111,13 @@ def _destroy_attacker(decision, seat, instance, effect, choices, play_version):
 def _damage_attacker(decision, seat, instance, effect, choices, play_version):
     target = _attacker(decision, seat, choices)
     if target is not None:
-        decision.emit("UnitDamaged", {"unit": target, "amount": effect["amount"], "source": instance})
+        decision.add(UnitDamaged(unit=target, amount=effect["amount"], source=instance).event())
 
 
 def _mute_attacker(decision, seat, instance, effect, choices, play_version):
     target = _attacker(decision, seat, choices)
     if target is not None:
-        decision.emit("AttackerMuted", {"unit": target, "source": instance})
+        decision.add(AttackerMuted(unit=target, source=instance).event())
 
 
 def _nullify_spell(decision, seat, instance, effect, choices, play_version):
@@ -132,16 +133,14 @@ def _destroy_field(decision, seat, instance, effect, choices, play_version):
 
 def _boost(decision, seat, instance, effect, choices, play_version):
     if find_unit(decision.state, choices.get("target"))[1] is not None:
-        decision.emit(
-            "UnitBoosted",
-            {
-                "unit": choices["target"],
-                "might": effect["might"],
-                "endurance": effect["endurance"],
-                "source": instance,
-                "until": "end_of_turn",
-            },
+        boosted = UnitBoosted(
+            unit=choices["target"],
+            might=effect["might"],
+            endurance=effect["endurance"],
+            source=instance,
+            until="end_of_turn",
         )
+        decision.add(boosted.event())
 
 
 _RESOLVERS = {

@@ -20,7 +20,7 @@ from typing import Literal, TypedDict
 from domain.ruleset import Viewer
 from domain.view_types import ViewTypes
 
-from .board import CombatState, Phase, Result, Step, TcgState, UnitEntry
+from .board import CombatState, Phase, Result, SetEntry, Step, TcgState, UnitEntry
 from .cards import (
     CARDS,
     DECK_SIZE,
@@ -314,7 +314,7 @@ def _player(state: TcgState, seat: str, mine: bool, sees_all: bool) -> dict:
     return out
 
 
-def _set_entry(state: TcgState, entry: dict, mine: bool) -> dict:
+def _set_entry(state: TcgState, entry: SetEntry, mine: bool) -> dict:
     out = {
         "card": entry["card"],
         "face": "up" if entry["revealed"] else "down",
