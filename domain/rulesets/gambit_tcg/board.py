@@ -15,11 +15,13 @@ payloads events.py declares, and events.py's parts are built from these lookups.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, TypeVar
 
 from domain.ruleset import RuleViolation
 
 from .cards import SEATS
+
+T = TypeVar("T")
 
 Phase = Literal["main1", "combat", "main2", "draw", "end"]
 WindowName = Literal[Phase, "attack_declared", "spell_activated", "unit_played"]
@@ -219,49 +221,38 @@ def source_of(state: TcgState, seat: str, card: str) -> tuple[Literal["hand", "s
     raise RuleViolation("card_not_in_hand", f"{card!r} is not in your hand or Set Zone")
 
 
+def _present(value: T | None, name: str) -> T:
+    """A part of the state the rules know is there (KeyError if it is not: a record that cannot replay)."""
+    if value is None:
+        raise KeyError(name)
+    return value
+
+
 def on_turn(state: TcgState) -> str:
-    """The seat whose turn it is (KeyError before the first turn: a record that cannot replay)."""
-    active = state["active"]
-    if active is None:
-        raise KeyError("active")
-    return active
+    """The seat whose turn it is (KeyError before the first turn)."""
+    return _present(state["active"], "active")
 
 
 def combat_of(state: TcgState) -> CombatState:
-    """The combat under way (KeyError when none is: a record that cannot replay)."""
-    combat = state["combat"]
-    if combat is None:
-        raise KeyError("combat")
-    return combat
+    """The combat under way (KeyError when none is)."""
+    return _present(state["combat"], "combat")
 
 
 def window_of(state: TcgState) -> OpenWindow:
-    """The open trap window (KeyError when none is: a record that cannot replay)."""
-    window = state["window"]
-    if window is None:
-        raise KeyError("window")
-    return window
+    """The open trap window (KeyError when none is)."""
+    return _present(state["window"], "window")
 
 
 def pending_of(state: TcgState) -> PendingSpell:
-    """The spell on the stack (KeyError when none is: a record that cannot replay)."""
-    pending = state["pending_spell"]
-    if pending is None:
-        raise KeyError("pending_spell")
-    return pending
+    """The spell on the stack (KeyError when none is)."""
+    return _present(state["pending_spell"], "pending_spell")
 
 
 def field_of(state: TcgState) -> FieldInPlay:
-    """The field card in play (KeyError when none is: a record that cannot replay)."""
-    field = state["field"]
-    if field is None:
-        raise KeyError("field")
-    return field
+    """The field card in play (KeyError when none is)."""
+    return _present(state["field"], "field")
 
 
 def commitment_version(entry: SetEntry) -> int:
     """The version of the CardSet record holding a set card's commitment (KeyError before it is recorded)."""
-    version = entry["set_version"]
-    if version is None:
-        raise KeyError("set_version")
-    return version
+    return _present(entry["set_version"], "set_version")
