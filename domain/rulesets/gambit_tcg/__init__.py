@@ -25,31 +25,36 @@ window asks is decided on public facts only, one responder at a time.
   card data but open for no starter card. When a card leaves no choice of window (a non-trap, a
   one-window trap) the verifier binds the set commitment's window.
 
-Files: config.py (Config, seats, deck choice) · commands.py · events.py (every event part;
-derived_secret/public) · state.py (state, evolve) · rules.py (setup, decide, outcome) ·
-legal.py (legal moves, to_act, may_act) · view.py (view, catalogue) · readjudicate.py (type
-calls) · cards.py + cards.json (card data) · effects.py (effect choices, statics) ·
-resolution.py (effects into events) · scratch.py (decide's scratch pad) · phases.py (who may
-attack, who a window asks) · turns.py (turn flow, windows open) · responses.py (windows
-answered) · play.py (payment, playing cards) · traps.py (set, activate) · combat.py.
+Files: config.py (Config, seats, deck choice) · commands.py · events.py (EVENTS, every kind
+declared; derived_secret/public) · payloads.py (each kind's typed payload) · parts.py (the
+event parts decide and the verifier share) · board.py (TcgState, the lookups) · state.py
+(initial_state, FOLDS, evolve) · rules.py (setup, decide, outcome) · legal.py (legal moves,
+to_act, may_act) · view.py (VIEWS, view, catalogue) · readjudicate.py (type calls) · cards.py +
+cards.json (card data) · effects.py (effect choices, statics) · resolution.py (effects into
+events) · scratch.py (decide's scratch pad) · phases.py (who may attack, who a window asks) ·
+turns.py (turn flow, windows open) · responses.py (windows answered) · play.py (payment,
+playing cards) · traps.py (set, activate) · combat.py.
 """
 
 from __future__ import annotations
 
 from .commands import COMMANDS, ActivateTrap, AssignBlockers, DeclareAttack, EndPhase, Energize, Pass, PlayCard, SetCard
 from .config import Config, join_options, seat_names
-from .events import derived_public, derived_secret
+from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
-from .state import evolve, initial_state
-from .view import catalogue, view
+from .state import FOLDS, evolve, initial_state
+from .view import VIEWS, catalogue, view
 
 RULESET_ID = "gambit-tcg"
 
 __all__ = [
     "COMMANDS",
+    "EVENTS",
+    "FOLDS",
     "RULESET_ID",
+    "VIEWS",
     "ActivateTrap",
     "AssignBlockers",
     "Config",

@@ -13,16 +13,17 @@ import itertools
 from domain.choices import Choice, pair_part, pairs, sequence_of
 from domain.ruleset import RuleViolation
 
+from .board import TcgState, combat_of, find_unit, opponent
 from .commands import AssignBlockers
 from .effects import keywords
-from .events import combat_public
+from .parts import combat_public
+from .payloads import AttackDeclared, BlockersAssigned, BlocksAwaited
 from .phases import attack_candidates
 from .scratch import TcgDecision
-from .state import find_unit, opponent
 from .turns import begin_phase, open_window
 
 
-def check_attack(state: dict, seat: str, attackers: tuple[str, ...], target: str | None) -> str:
+def check_attack(state: TcgState, seat: str, attackers: tuple[str, ...], target: str | None) -> str:
     """Raise RuleViolation unless the attack is legal; return the attacked seat."""
     target = target or opponent(seat)
     if target == seat or target not in state["seats"]:
@@ -41,7 +42,7 @@ def check_attack(state: dict, seat: str, attackers: tuple[str, ...], target: str
 
 def declare_attack(decision: TcgDecision, seat: str, attackers: tuple[str, ...], target: str) -> None:
     """Declare the attack; it opens the attack_declared window (or goes straight on)."""
-    decision.emit("AttackDeclared", {"seat": seat, "target": target, "attackers": list(attackers)})
+    decision.add(AttackDeclared(seat=seat, target=target, attackers=list(attackers)).event())
     if not attackers:
         begin_phase(decision, "main2")
         return
@@ -51,23 +52,23 @@ def declare_attack(decision: TcgDecision, seat: str, attackers: tuple[str, ...],
 
 def after_attack_window(decision: TcgDecision) -> None:
     """After the attack_declared window: ask for blockers if the defender has units, else resolve."""
-    combat = decision.state["combat"]
+    combat = combat_of(decision.state)
     if combat["attackers"] and decision.state["players"][combat["target"]]["units"]:
-        decision.emit("BlocksAwaited", {"seat": combat["target"], "attackers": list(combat["attackers"])})
+        decision.add(BlocksAwaited(seat=combat["target"], attackers=list(combat["attackers"])).event())
     else:
         resolve_combat(decision)
 
 
-def guard_ok(state: dict, defender: str, attackers: list[str], blocks: dict[str, str]) -> bool:
+def guard_ok(state: TcgState, defender: str, attackers: list[str], blocks: dict[str, str]) -> bool:
     """Whether a block assignment honours Guard: as many Guard units block as can."""
     guards = [u["card"] for u in state["players"][defender]["units"] if "guard" in keywords(state, u)]
     blocking = sum(1 for g in guards if g in blocks)
     return blocking >= min(len(guards), len(attackers))
 
 
-def check_blocks(state: dict, seat: str, blocks: dict[str, str]) -> None:
+def check_blocks(state: TcgState, seat: str, blocks: dict[str, str]) -> None:
     """Raise RuleViolation unless `blocks` (blocker → attacker) is a legal assignment for `seat`."""
-    combat = state["combat"]
+    combat = combat_of(state)
     for blocker, attacker in blocks.items():
         if find_unit(state, blocker)[0] != seat:
             raise RuleViolation("not_your_unit", f"{blocker!r} is not a unit of yours in play")
@@ -79,13 +80,13 @@ def check_blocks(state: dict, seat: str, blocks: dict[str, str]) -> None:
         raise RuleViolation("guard_must_block", "Guard units must be chosen as blockers first")
 
 
-def block_choices(state: dict, seat: str) -> list[Choice]:
+def block_choices(state: TcgState, seat: str) -> list[Choice]:
     """Every legal block assignment: for each set of blockers that honours Guard, any distinct attackers.
 
     Guard depends only on which units block, so each such set of blockers is one family whose
     attackers are a sequence (the i-th blocker blocks the i-th attacker).
     """
-    attackers = state["combat"]["attackers"]
+    attackers = combat_of(state)["attackers"]
     units = [u["card"] for u in state["players"][seat]["units"]]
     out = []
     for size in range(min(len(units), len(attackers)) + 1):
@@ -98,7 +99,7 @@ def block_choices(state: dict, seat: str) -> list[Choice]:
 
 def assign_blockers(decision: TcgDecision, seat: str, blocks: dict[str, str]) -> None:
     """Record the blocks and resolve the combat."""
-    decision.emit("BlockersAssigned", {"seat": seat, "blocks": dict(blocks)})
+    decision.add(BlockersAssigned(seat=seat, blocks=dict(blocks)).event())
     resolve_combat(decision)
 
 

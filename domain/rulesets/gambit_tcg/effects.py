@@ -13,8 +13,8 @@ import itertools
 
 from domain.ruleset import RuleViolation
 
+from .board import TcgState, UnitEntry, find_unit, unit_in_play
 from .cards import CARDS, TYPES
-from .state import find_unit, unit_in_play
 
 CHOICE_FIELDS = ("target", "reveal", "declared_type", "sacrifice", "target_player")
 
@@ -22,7 +22,7 @@ CHOICE_FIELDS = ("target", "reveal", "declared_type", "sacrifice", "target_playe
 # ----- statics --------------------------------------------------------------------------------
 
 
-def field_aura(state: dict, name: str) -> tuple[str | None, int]:
+def field_aura(state: TcgState, name: str) -> tuple[str | None, int]:
     """(owner, amount) of an aura of the field card in play, or (None, 0)."""
     field = state["field"]
     if field is None:
@@ -31,30 +31,30 @@ def field_aura(state: dict, name: str) -> tuple[str | None, int]:
     return (field["owner"], amount) if amount else (None, 0)
 
 
-def _equip(state: dict, unit: dict) -> dict:
+def _equip(state: TcgState, unit: UnitEntry) -> dict:
     return CARDS[state["cards"][unit["item"]]]["equip"] if unit["item"] is not None else {}
 
 
-def might(state: dict, unit: dict) -> int:
+def might(state: TcgState, unit: UnitEntry) -> int:
     """A unit's current Might: printed + item + boosts, never below 0."""
     printed = CARDS[state["cards"][unit["card"]]]["might"]
     return max(0, printed + _equip(state, unit).get("might", 0) + unit["boost_might"])
 
 
-def endurance(state: dict, seat: str, unit: dict) -> int:
+def endurance(state: TcgState, seat: str, unit: UnitEntry) -> int:
     """A unit's current Endurance: printed + item + boosts + its controller's field aura."""
     printed = CARDS[state["cards"][unit["card"]]]["endurance"]
     owner, grove = field_aura(state, "own_units_endurance")
     return printed + _equip(state, unit).get("endurance", 0) + unit["boost_endurance"] + (grove if owner == seat else 0)
 
 
-def keywords(state: dict, unit: dict) -> list[str]:
+def keywords(state: TcgState, unit: UnitEntry) -> list[str]:
     """A unit's keywords: printed plus those its item grants."""
     printed = CARDS[state["cards"][unit["card"]]]["keywords"]
     return sorted(set(printed) | set(_equip(state, unit).get("keywords", [])))
 
 
-def play_cost(state: dict, instance: str, revealed: bool) -> int:
+def play_cost(state: TcgState, instance: str, revealed: bool) -> int:
     """What playing or activating a card costs now (Hall of Mirrors taxes revealed set cards)."""
     cost = CARDS[state["cards"][instance]]["cost"]
     if revealed:
@@ -62,7 +62,7 @@ def play_cost(state: dict, instance: str, revealed: bool) -> int:
     return cost
 
 
-def lethal_units(state: dict) -> list[tuple[str, str]]:
+def lethal_units(state: TcgState) -> list[tuple[str, str]]:
     """(controller, unit) for every unit whose damage this turn has reached its Endurance."""
     return [
         (seat, unit["card"])
@@ -75,7 +75,7 @@ def lethal_units(state: dict) -> list[tuple[str, str]]:
 # ----- targets --------------------------------------------------------------------------------
 
 
-def reveal_targets(state: dict, seat: str) -> list[str]:
+def reveal_targets(state: TcgState, seat: str) -> list[str]:
     """Set cards a Reveal of `seat` may target: the opponents' face-down ones."""
     return [e["card"] for s in state["seats"] if s != seat for e in state["players"][s]["set"] if not e["revealed"]]
 
@@ -86,7 +86,7 @@ def reveal_targets(state: dict, seat: str) -> list[str]:
 OPPOSING_ONLY = ("destroy_attacker", "damage_attacker", "mute_attacker")
 
 
-def attacking_targets(state: dict, seat: str, min_might: int = 0) -> list[str]:
+def attacking_targets(state: TcgState, seat: str, min_might: int = 0) -> list[str]:
     """Attacking units `seat` does not control (with at least `min_might`): what its attack traps may target."""
     combat = state["combat"]
     if combat is None:
@@ -98,7 +98,7 @@ def attacking_targets(state: dict, seat: str, min_might: int = 0) -> list[str]:
     ]
 
 
-def sacrifice_candidates(state: dict, seat: str, instance: str | None, effect: dict) -> list[str]:
+def sacrifice_candidates(state: TcgState, seat: str, instance: str | None, effect: dict) -> list[str]:
     """Own units the effect may Sacrifice (the played unit itself too, unless `other`)."""
     units = [u["card"] for u in state["players"][seat]["units"] if u["card"] != instance]
     if instance is not None and CARDS[state["cards"][instance]]["type"] == "unit" and not effect.get("other", False):
@@ -106,7 +106,7 @@ def sacrifice_candidates(state: dict, seat: str, instance: str | None, effect: d
     return units
 
 
-def all_units(state: dict) -> list[str]:
+def all_units(state: TcgState) -> list[str]:
     """Every unit in play."""
     return [u["card"] for s in state["seats"] for u in state["players"][s]["units"]]
 
@@ -114,7 +114,7 @@ def all_units(state: dict) -> list[str]:
 # ----- choices --------------------------------------------------------------------------------
 
 
-def _options(state: dict, seat: str, instance: str | None, effect: dict) -> list[dict]:
+def _options(state: TcgState, seat: str, instance: str | None, effect: dict) -> list[dict]:
     """The legal partial choices for one effect (a list of dicts of the fields it reads)."""
     kind = effect["do"]
     if kind == "reveal":
@@ -144,7 +144,7 @@ def _options(state: dict, seat: str, instance: str | None, effect: dict) -> list
     return [{}]
 
 
-def combine(state: dict, seat: str, instance: str | None, effects: list[dict]) -> list[dict]:
+def combine(state: TcgState, seat: str, instance: str | None, effects: list[dict]) -> list[dict]:
     """Every legal combination of choices for a list of effects (empty: none legal); `instance` None: no card yet."""
     combos: list[dict] = [{}]
     for effect in effects:
@@ -153,13 +153,13 @@ def combine(state: dict, seat: str, instance: str | None, effects: list[dict]) -
     return combos
 
 
-def choice_options(state: dict, seat: str, instance: str) -> list[dict]:
+def choice_options(state: TcgState, seat: str, instance: str) -> list[dict]:
     """Every legal choice set for playing/activating `instance` now, all fields present."""
     effects = CARDS[state["cards"][instance]]["effects"]
     return [{f: combo.get(f) for f in CHOICE_FIELDS} for combo in combine(state, seat, instance, effects)]
 
 
-def check_opposing_target(state: dict, seat: str, instance: str, choices: dict) -> None:
+def check_opposing_target(state: TcgState, seat: str, instance: str, choices: dict) -> None:
     """Raise RuleViolation when a damage or destroy effect of `instance` would target one of `seat`'s own units."""
     effects = CARDS[state["cards"][instance]]["effects"]
     target = choices.get("target")
@@ -173,7 +173,7 @@ def check_opposing_target(state: dict, seat: str, instance: str, choices: dict) 
         )
 
 
-def check_choices(state: dict, seat: str, instance: str, choices: dict) -> None:
+def check_choices(state: TcgState, seat: str, instance: str, choices: dict) -> None:
     """Raise RuleViolation unless `choices` are legal for the card's effects now."""
     card = CARDS[state["cards"][instance]]
     check_opposing_target(state, seat, instance, choices)

@@ -12,17 +12,17 @@ from __future__ import annotations
 from domain.choices import Choice, collapse, one_of, subset_of
 from domain.ruleset import RuleViolation, passes
 
+from .board import TcgState, on_turn, opponent
 from .cards import CARDS, ENERGY_CAP, SEATS, WINDOWS
 from .combat import block_choices
 from .commands import ActivateTrap, DeclareAttack, EndPhase, Energize, Pass, PlayCard, SetCard
 from .effects import CHOICE_FIELDS, choice_options
 from .phases import attack_candidates
 from .play import check_play, item_hosts, payment_domains
-from .state import opponent
 from .traps import check_activation, check_set
 
 
-def to_act(state: dict) -> list[str]:
+def to_act(state: TcgState) -> list[str]:
     """Seats the match waits for: a window's next responder, else whoever the step waits for."""
     if state["result"] is not None:
         return []
@@ -32,28 +32,28 @@ def to_act(state: dict) -> list[str]:
     if step == "free_set":
         return [SEATS[1]]
     if step in ("main", "attack"):
-        return [state["active"]]
+        return [on_turn(state)]
     if step == "blocks":
         return [opponent(state["active"])]
     return []
 
 
-def may_act(state: dict) -> list[str]:
+def may_act(state: TcgState) -> list[str]:
     """Seats not waited for that may act now: none, every action of gambit-tcg is awaited (see above)."""
     return []
 
 
-def legal_commands(state: dict, seat: str) -> list:
+def legal_commands(state: TcgState, seat: str) -> list:
     """Every whole command `seat` may send now; the families too large to list are legal_choices."""
     return collapse(_legal_options(state, seat))[0]
 
 
-def legal_choices(state: dict, seat: str) -> list[Choice]:
+def legal_choices(state: TcgState, seat: str) -> list[Choice]:
     """The families of `seat`'s legal commands: payments, block assignments, attacks, set windows."""
     return collapse(_legal_options(state, seat))[1]
 
 
-def _legal_options(state: dict, seat: str) -> list:
+def _legal_options(state: TcgState, seat: str) -> list:
     """Every legal command of `seat` now, as whole commands and choices (see domain/choices.py)."""
     if seat not in to_act(state):
         return []
@@ -85,7 +85,7 @@ def _legal_options(state: dict, seat: str) -> list:
     return out
 
 
-def _sets(state: dict, seat: str) -> list[Choice]:
+def _sets(state: TcgState, seat: str) -> list[Choice]:
     """Each settable hand card with the windows check_set lets it declare (none for a card that is no trap)."""
     out = []
     for card in state["players"][seat]["hand"]:
@@ -96,7 +96,7 @@ def _sets(state: dict, seat: str) -> list[Choice]:
 
 
 def _paid(
-    command_cls: type[PlayCard | ActivateTrap], state: dict, seat: str, card: str, cost: int, options: list[dict]
+    command_cls: type[PlayCard | ActivateTrap], state: TcgState, seat: str, card: str, cost: int, options: list[dict]
 ) -> list[Choice]:
     """Each choice of effects with each family of minimal payments."""
     return [
@@ -106,7 +106,7 @@ def _paid(
     ]
 
 
-def _plays(state: dict, seat: str) -> list[Choice]:
+def _plays(state: TcgState, seat: str) -> list[Choice]:
     """Each card `seat` may play from hand or Set Zone, with its legal choices and payments."""
     player = state["players"][seat]
     candidates = list(player["hand"]) + [e["card"] for e in player["set"]]
@@ -131,7 +131,7 @@ def _plays(state: dict, seat: str) -> list[Choice]:
     return out
 
 
-def _trap_activations(state: dict, seat: str) -> list[Choice]:
+def _trap_activations(state: TcgState, seat: str) -> list[Choice]:
     """Each set trap `seat` may activate in the open window, with its legal choices and payments."""
     out = []
     for entry in state["players"][seat]["set"]:

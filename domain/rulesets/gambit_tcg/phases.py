@@ -9,12 +9,12 @@ view.py show them.
 
 from __future__ import annotations
 
+from .board import TcgState, on_turn, opponent
 from .cards import CARDS, TRAP_IDS, energy_value
 from .effects import combine, keywords
-from .state import opponent
 
 
-def attack_candidates(state: dict, seat: str) -> list[str]:
+def attack_candidates(state: TcgState, seat: str) -> list[str]:
     """Units of `seat` that may attack now: no Summoning Weakness, or Rush."""
     return [
         u["card"]
@@ -23,20 +23,20 @@ def attack_candidates(state: dict, seat: str) -> list[str]:
     ]
 
 
-def available_payment(state: dict, seat: str) -> int:
+def available_payment(state: TcgState, seat: str) -> int:
     """Energy still ready plus cards in hand: the most `seat` could pay now."""
     player = state["players"][seat]
     return sum(energy_value(state["cards"][e["card"]]) for e in player["energy"] if e["ready"]) + len(player["hand"])
 
 
-def usable_traps(state: dict, seat: str, window: str) -> list[str]:
+def usable_traps(state: TcgState, seat: str, window: str) -> list[str]:
     """Trap ids of the pool that name `window` in their card data and would have a legal choice for `seat` now."""
     return [
         t for t in TRAP_IDS if window in CARDS[t].get("windows", ()) and combine(state, seat, None, CARDS[t]["effects"])
     ]
 
 
-def may_respond(state: dict, seat: str, window: str) -> bool:
+def may_respond(state: TcgState, seat: str, window: str) -> bool:
     """Whether `seat` gets a say in the trap window `window` — decided on public facts only.
 
     Some trap of the pool must name the window and have a legal choice for `seat` now (an attack
@@ -55,12 +55,13 @@ def may_respond(state: dict, seat: str, window: str) -> bool:
     )
 
 
-def window_live(state: dict, window: str) -> bool:
+def window_live(state: TcgState, window: str) -> bool:
     """Whether any trap of the pool that names `window` would have a legal choice now (public: the pool is public)."""
     return any(usable_traps(state, seat, window) for seat in state["seats"])
 
 
-def window_responders(state: dict, window: str) -> list[str]:
+def window_responders(state: TcgState, window: str) -> list[str]:
     """The seats the trap window `window` opened now asks, in order: the seat not on turn first."""
-    order = [opponent(state["active"]), state["active"]]
+    active = on_turn(state)
+    order = [opponent(active), active]
     return [s for s in order if may_respond(state, s, window)]

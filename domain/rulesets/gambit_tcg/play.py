@@ -10,19 +10,20 @@ from __future__ import annotations
 from domain.choices import subset_of, union_of
 from domain.ruleset import RuleViolation
 
+from .board import SetEntry, TcgState, commitment_version, find_unit, opponent, source_of
 from .cards import CARDS, ENERGY_CAP, UNIT_CAP, energy_value
 from .effects import CHOICE_FIELDS, check_choices, play_cost
-from .events import opened_secret, pending_spell_public, played_public
+from .parts import opened_secret, pending_spell_public, played_public
+from .payloads import CardEnergized
 from .resolution import pay_sacrifice_costs, resolve
 from .scratch import TcgDecision
-from .state import find_unit, opponent, source_of
 from .turns import open_window
 
 # ----- payment --------------------------------------------------------------------------------
 
 
 def check_payment(
-    state: dict, seat: str, cost: int, energy: tuple[str, ...], discard: tuple[str, ...], playing: str
+    state: TcgState, seat: str, cost: int, energy: tuple[str, ...], discard: tuple[str, ...], playing: str
 ) -> None:
     """Raise RuleViolation unless the energy and discards pay `cost` exactly enough."""
     player = state["players"][seat]
@@ -48,7 +49,7 @@ def check_payment(
 Payment = tuple[tuple[str, ...], tuple[str, ...]]
 
 
-def canonical_payment(state: dict, seat: str, cost: int, playing: str) -> Payment | None:
+def canonical_payment(state: TcgState, seat: str, cost: int, playing: str) -> Payment | None:
     """One minimal payment (largest ready energy first, then the last cards in hand), or None."""
     player = state["players"][seat]
     ready = sorted((e["card"] for e in player["energy"] if e["ready"]), key=lambda c: -energy_value(state["cards"][c]))
@@ -66,7 +67,7 @@ def canonical_payment(state: dict, seat: str, cost: int, playing: str) -> Paymen
     return tuple(energy), tuple(hand[len(hand) - need :]) if need else ()
 
 
-def payment_domains(state: dict, seat: str, cost: int, playing: str) -> list[dict]:
+def payment_domains(state: TcgState, seat: str, cost: int, playing: str) -> list[dict]:
     """Every minimal payment of `cost`, as families of `energy` and `discard` domains.
 
     A payment that holds a 1 (plain energy or a discard) must total the cost exactly; one of
@@ -99,7 +100,7 @@ def payment_domains(state: dict, seat: str, cost: int, playing: str) -> list[dic
 # ----- energize -------------------------------------------------------------------------------
 
 
-def check_energize(state: dict, seat: str, card: str) -> None:
+def check_energize(state: TcgState, seat: str, card: str) -> None:
     """Raise RuleViolation unless `seat` may energize `card` now."""
     player = state["players"][seat]
     if card not in player["hand"]:
@@ -113,13 +114,13 @@ def check_energize(state: dict, seat: str, card: str) -> None:
 def energize(decision: TcgDecision, seat: str, card: str) -> None:
     """Move a hand card face up to the Energy Zone."""
     card_id = decision.state["cards"][card]
-    decision.emit("CardEnergized", {"seat": seat, "card": card, "id": card_id, "value": energy_value(card_id)})
+    decision.add(CardEnergized(seat=seat, card=card, id=card_id, value=energy_value(card_id)).event())
 
 
 # ----- playing a card -------------------------------------------------------------------------
 
 
-def check_play(state: dict, seat: str, card: str, choices: dict) -> tuple[str, dict | None, int]:
+def check_play(state: TcgState, seat: str, card: str, choices: dict) -> tuple[str, SetEntry | None, int]:
     """Raise RuleViolation unless `seat` may play `card` with `choices`; return (source, set entry, cost)."""
     source, entry = source_of(state, seat, card)
     info = CARDS[state["cards"][card]]
@@ -141,7 +142,7 @@ def check_play(state: dict, seat: str, card: str, choices: dict) -> tuple[str, d
     return source, entry, play_cost(state, card, entry is not None and entry["revealed"])
 
 
-def check_item_host(state: dict, seat: str, card: str, choices: dict) -> None:
+def check_item_host(state: TcgState, seat: str, card: str, choices: dict) -> None:
     """An item goes on one of your units — a Cursed one on an opponent's — whose item slot is free."""
     extra = [k for k, v in choices.items() if v is not None and k != "target"]
     if extra:
@@ -159,7 +160,7 @@ def check_item_host(state: dict, seat: str, card: str, choices: dict) -> None:
         raise RuleViolation("item_slot_taken", "a unit carries one item")
 
 
-def item_hosts(state: dict, seat: str, card: str) -> list[str]:
+def item_hosts(state: TcgState, seat: str, card: str) -> list[str]:
     """Units `card` (an item) may be equipped to now."""
     cursed = "cursed" in CARDS[state["cards"][card]]["keywords"]
     seats = [opponent(seat)] if cursed else [seat]
@@ -174,7 +175,7 @@ def play_card(
     energy: tuple,
     discard: tuple,
     source: str,
-    entry: dict | None,
+    entry: SetEntry | None,
     cost: int,
 ) -> None:
     """Pay and play: a unit enters (when-played effects, then the unit_played window); a spell
@@ -185,7 +186,7 @@ def play_card(
     if entry is not None and not entry["revealed"]:
         # Flipping a face-down card opens its set commitment; its identity stays organizers' until the end.
         version = decision.emit(
-            "CardPlayed", public, secret=opened_secret(state, card), audience=(), opens=(entry["set_version"],)
+            "CardPlayed", public, secret=opened_secret(state, card), audience=(), opens=(commitment_version(entry),)
         )
     else:
         version = decision.emit("CardPlayed", public)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from domain.ruleset import Event
 
+from .board import TcgState, set_entry
 from .cards import CARDS
-from .state import set_entry
 
 
 def returns_to_hand(effect: dict, target_type: str) -> bool:
@@ -17,7 +17,7 @@ def returns_to_hand(effect: dict, target_type: str) -> bool:
     return effect.get("return_if_type") == target_type
 
 
-def type_call_ruling(state: dict, effect: dict, target: str, declared_type: str) -> dict:
+def type_call_ruling(state: TcgState, effect: dict, target: str, declared_type: str) -> dict:
     """What the rules make of a declared type before a Reveal: the verdict, evidence and consequences."""
     owner, entry = set_entry(state, target)
     target_id = state["cards"][target]
@@ -50,7 +50,7 @@ def _declaring_reveal(effects: list[dict]) -> dict | None:
     return None
 
 
-def readjudicate(state: dict, event: Event) -> dict:
+def readjudicate(state: TcgState, event: Event) -> dict:
     """The ruling the rules give for a recorded type call, from the set card in `state` (for a verifier)."""
     call = event.public["bluff_call"]
     effect = _declaring_reveal(CARDS[state["cards"][call["source"]]]["effects"])

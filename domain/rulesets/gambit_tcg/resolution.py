@@ -7,12 +7,13 @@ does nothing. A declared type before a Reveal is a bluff call ruled by readjudic
 
 from __future__ import annotations
 
+from .board import commitment_version, find_set, find_unit
 from .cards import CARDS, EFFECT_PARAMS
 from .effects import attacking_targets, field_aura
-from .events import field_public, opened_secret, pending_spell_public, revealed_public, sacrificed_public
+from .parts import field_public, opened_secret, pending_spell_public, revealed_public, sacrificed_public
+from .payloads import AttackerMuted, PlayerDamaged, UnitBoosted, UnitDamaged
 from .readjudicate import returns_to_hand, type_call_ruling
 from .scratch import TcgDecision
-from .state import find_set, find_unit
 
 
 def resolve(
@@ -29,10 +30,14 @@ def resolve(
         _RESOLVERS[effect["do"]](decision, seat, instance, effect, choices, play_version)
 
 
-def _reveal(decision, seat, instance, effect, choices, play_version):
+def _reveal(
+    decision: TcgDecision, seat: str, instance: str, effect: dict, choices: dict, play_version: int | None
+) -> None:
     target = choices.get("reveal")
+    if not target:
+        return
     state = decision.state
-    _, entry = find_set(state, target) if target else (None, None)
+    _, entry = find_set(state, target)
     if entry is None or entry["revealed"]:
         return
     public = {"seat": seat, "source": instance, **revealed_public(state, target)}
@@ -46,7 +51,7 @@ def _reveal(decision, seat, instance, effect, choices, play_version):
             **type_call_ruling(state, effect, target, choices["declared_type"]),
         }
     decision.emit(
-        "SetCardRevealed", public, secret=opened_secret(state, target), audience=(), opens=(entry["set_version"],)
+        "SetCardRevealed", public, secret=opened_secret(state, target), audience=(), opens=(commitment_version(entry),)
     )
 
 
@@ -75,7 +80,9 @@ def sacrifice(decision: TcgDecision, seat: str, victim: str, by: str) -> None:
     )
 
 
-def _sacrifice(decision, seat, instance, effect, choices, play_version):
+def _sacrifice(
+    decision: TcgDecision, seat: str, instance: str, effect: dict, choices: dict, play_version: int | None
+) -> None:
     victim = choices.get("sacrifice")
     if victim is None:
         return
@@ -87,61 +94,75 @@ def _sacrifice(decision, seat, instance, effect, choices, play_version):
     resolve(decision, seat, instance, choices, effect.get("then", []), play_version)
 
 
-def _draw(decision, seat, instance, effect, choices, play_version):
+def _draw(
+    decision: TcgDecision, seat: str, instance: str, effect: dict, choices: dict, play_version: int | None
+) -> None:
     decision.draw(seat, effect["count"], "effect")
 
 
-def _damage_player(decision, seat, instance, effect, choices, play_version):
-    decision.emit("PlayerDamaged", {"seat": choices["target_player"], "amount": effect["amount"], "source": instance})
+def _damage_player(
+    decision: TcgDecision, seat: str, instance: str, effect: dict, choices: dict, play_version: int | None
+) -> None:
+    decision.add(PlayerDamaged(seat=choices["target_player"], amount=effect["amount"], source=instance).event())
 
 
-def _attacker(decision, seat, choices, min_might=0):
+def _attacker(decision: TcgDecision, seat: str, choices: dict, min_might: int = 0) -> str | None:
     """The chosen attacker if it is still an opposing attacking unit (own units are never hit), else None."""
     target = choices.get("target")
     return target if target in attacking_targets(decision.state, seat, min_might) else None
 
 
-def _destroy_attacker(decision, seat, instance, effect, choices, play_version):
+def _destroy_attacker(
+    decision: TcgDecision, seat: str, instance: str, effect: dict, choices: dict, play_version: int | None
+) -> None:
     target = _attacker(decision, seat, choices, effect.get("min_might", 0))
     if target is not None:
         decision.destroy(target, "effect", instance)
 
 
-def _damage_attacker(decision, seat, instance, effect, choices, play_version):
+def _damage_attacker(
+    decision: TcgDecision, seat: str, instance: str, effect: dict, choices: dict, play_version: int | None
+) -> None:
     target = _attacker(decision, seat, choices)
     if target is not None:
-        decision.emit("UnitDamaged", {"unit": target, "amount": effect["amount"], "source": instance})
+        decision.add(UnitDamaged(unit=target, amount=effect["amount"], source=instance).event())
 
 
-def _mute_attacker(decision, seat, instance, effect, choices, play_version):
+def _mute_attacker(
+    decision: TcgDecision, seat: str, instance: str, effect: dict, choices: dict, play_version: int | None
+) -> None:
     target = _attacker(decision, seat, choices)
     if target is not None:
-        decision.emit("AttackerMuted", {"unit": target, "source": instance})
+        decision.add(AttackerMuted(unit=target, source=instance).event())
 
 
-def _nullify_spell(decision, seat, instance, effect, choices, play_version):
+def _nullify_spell(
+    decision: TcgDecision, seat: str, instance: str, effect: dict, choices: dict, play_version: int | None
+) -> None:
     if decision.state["pending_spell"] is not None:
         decision.emit("SpellNullified", {**pending_spell_public(decision.state), "by": instance})
 
 
-def _destroy_field(decision, seat, instance, effect, choices, play_version):
+def _destroy_field(
+    decision: TcgDecision, seat: str, instance: str, effect: dict, choices: dict, play_version: int | None
+) -> None:
     field = decision.state["field"]
     if field is not None and CARDS[decision.state["cards"][field["card"]]]["field_kind"] == effect["field_kind"]:
         decision.emit("FieldDestroyed", {**field_public(decision.state), "by": instance})
 
 
-def _boost(decision, seat, instance, effect, choices, play_version):
+def _boost(
+    decision: TcgDecision, seat: str, instance: str, effect: dict, choices: dict, play_version: int | None
+) -> None:
     if find_unit(decision.state, choices.get("target"))[1] is not None:
-        decision.emit(
-            "UnitBoosted",
-            {
-                "unit": choices["target"],
-                "might": effect["might"],
-                "endurance": effect["endurance"],
-                "source": instance,
-                "until": "end_of_turn",
-            },
+        boosted = UnitBoosted(
+            unit=choices["target"],
+            might=effect["might"],
+            endurance=effect["endurance"],
+            source=instance,
+            until="end_of_turn",
         )
+        decision.add(boosted.event())
 
 
 _RESOLVERS = {

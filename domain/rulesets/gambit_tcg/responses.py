@@ -6,6 +6,7 @@ A window interrupts a phase's start, an attack or a spell; when its last respond
 
 from __future__ import annotations
 
+from .board import window_of
 from .cards import PHASES
 from .combat import after_attack_window
 from .phases import may_respond, window_live
@@ -17,7 +18,7 @@ from .turns import phase_body
 def after_response(decision: TcgDecision, seat: str) -> None:
     """After a trap resolved: the seat keeps the window while it still could respond, else passes."""
     state = decision.state
-    name = state["window"]["name"]
+    name = window_of(state)["name"]
     if window_live(state, name) and may_respond(state, seat, name):
         return
     pass_window(decision, seat, automatic=True)
@@ -25,9 +26,9 @@ def after_response(decision: TcgDecision, seat: str) -> None:
 
 def pass_window(decision: TcgDecision, seat: str, automatic: bool = False) -> None:
     """A responder passes; when none is left, the window closes and the game goes on."""
-    name = decision.state["window"]["name"]
+    name = window_of(decision.state)["name"]
     decision.emit("WindowPassed", {"seat": seat, "window": name, "automatic": automatic})
-    window = decision.state["window"]
+    window = window_of(decision.state)
     if window["responders"] and window_live(decision.state, name):
         return
     decision.emit("WindowClosed", {"window": name})

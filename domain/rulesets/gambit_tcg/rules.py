@@ -8,8 +8,8 @@ its events through a `TcgDecision`; the game's end stops a decision where it hap
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from domain.chance import Chance
 from domain.decision import GameEnded
 from domain.ruleset import (
     Command,
@@ -21,6 +21,7 @@ from domain.ruleset import (
     check_seat_to_act,
 )
 
+from .board import TcgState
 from .cards import OPENING_HAND
 from .combat import assign_blockers, check_attack, check_blocks, declare_attack
 from .commands import (
@@ -35,8 +36,9 @@ from .commands import (
     choices_of,
 )
 from .config import Config, join_options
-from .events import deck_secret, registered_public, shuffle_public, started_public
 from .legal import to_act
+from .parts import deck_secret, registered_public, shuffle_public, started_public
+from .payloads import FreeSetDeclined, SeatLost
 from .play import check_energize, check_payment, check_play, energize, play_card
 from .responses import pass_window
 from .scratch import TcgDecision
@@ -45,7 +47,7 @@ from .traps import activate_trap, check_activation, check_set, set_card
 from .turns import begin_turn, end_phase
 
 
-def setup(config: Config, seats: list[str], chance: Any, seat_options: dict | None = None) -> list[Event]:
+def setup(config: Config, seats: list[str], chance: Chance, seat_options: dict[str, dict] | None = None) -> list[Event]:
     """Register each deck (secret to its seat), shuffle it (order secret to all), deal 5 and 6 cards."""
     options = {s: (seat_options or {}).get(s) or join_options(config, s, {}) for s in seats}
     decision = TcgDecision(initial_state(config, seats), chance)
@@ -70,7 +72,7 @@ def setup(config: Config, seats: list[str], chance: Any, seat_options: dict | No
     return decision.events
 
 
-def decide(state: dict, seat: str, command: Command, chance: Any = None) -> list[Event]:
+def decide(state: TcgState, seat: str, command: Command, chance: Chance | None = None) -> list[Event]:
     """The events a command leads to; RuleViolation when the rules forbid it."""
     check_game_running(state["result"] is not None)
     check_seat_in_match(state["seats"], seat)
@@ -106,7 +108,7 @@ def decide(state: dict, seat: str, command: Command, chance: Any = None) -> list
     raise RuleViolation("wrong_step", f"{command.type!r} is not possible now (step {step})")
 
 
-def _decided(state: dict, chance: Any, action: Callable[[TcgDecision], None]) -> list[Event]:
+def _decided(state: TcgState, chance: Chance | None, action: Callable[[TcgDecision], None]) -> list[Event]:
     """The events `action` emits on a scratch copy of `state`, up to the one that ends the game."""
     decision = TcgDecision(state, chance)
     try:
@@ -116,7 +118,7 @@ def _decided(state: dict, chance: Any, action: Callable[[TcgDecision], None]) ->
     return decision.events
 
 
-def _free_set(state: dict, seat: str, command: Command, chance: Any) -> list[Event]:
+def _free_set(state: TcgState, seat: str, command: Command, chance: Chance | None) -> list[Event]:
     """Before the first turn p2 may set one card for free, or pass; either way turn 1 begins."""
     if isinstance(command, SetCard):
         check_set(state, seat, command.card, command.window)
@@ -131,14 +133,14 @@ def _free_set(state: dict, seat: str, command: Command, chance: Any) -> list[Eve
 
         def decline_then_begin(decision: TcgDecision) -> None:
             """Decline the free set, then turn 1 begins."""
-            decision.emit("FreeSetDeclined", {"seat": seat})
+            decision.add(FreeSetDeclined(seat=seat).event())
             begin_turn(decision, 1)
 
         return _decided(state, chance, decline_then_begin)
     raise RuleViolation("wrong_step", "before the first turn p2 may only set one card or pass")
 
 
-def _main(state: dict, seat: str, command: Command, chance: Any) -> list[Event]:
+def _main(state: TcgState, seat: str, command: Command, chance: Chance | None) -> list[Event]:
     """A main phase: end it, set, energize or play a card."""
     if isinstance(command, EndPhase):
         return _decided(state, chance, end_phase)
@@ -162,7 +164,7 @@ def _main(state: dict, seat: str, command: Command, chance: Any) -> list[Event]:
     raise RuleViolation("wrong_step", f"{command.type!r} is not possible in a main phase")
 
 
-def outcome(state: dict) -> dict | None:
+def outcome(state: TcgState) -> dict | None:
     """None while running; then winners, reason (zero_life | deck_out | turn_limit), and life totals."""
     result = state["result"]
     if result is None:
@@ -173,6 +175,6 @@ def outcome(state: dict) -> dict | None:
     return out
 
 
-def time_out(state: dict, seat: str, chance: Any) -> list[Event]:
+def time_out(state: TcgState, seat: str, chance: Chance | None) -> list[Event]:
     """A seat whose time ran out loses at once, as a seat whose deck ran out does (`SeatLost`, reason `time`)."""
-    return [Event("SeatLost", {"seats": [seat], "reason": "time"})]
+    return [SeatLost(seats=[seat], reason="time").event()]

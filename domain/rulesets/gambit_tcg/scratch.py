@@ -7,16 +7,21 @@ was emitted.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import cast
 
+from domain.chance import Chance
 from domain.decision import Decision
+from domain.ruleset import Event, State
 
+from .board import TcgState
 from .effects import lethal_units
-from .events import destroyed_public, drawn_public, drawn_secret
+from .parts import destroyed_public, drawn_public, drawn_secret
+from .payloads import SeatLost
 from .state import evolve
 
 
-def game_ended(state: dict) -> bool:
+def game_ended(state: TcgState) -> bool:
     """Whether the game has a result (a loss or the turn limit): no event may follow."""
     return state["result"] is not None
 
@@ -24,8 +29,16 @@ def game_ended(state: dict) -> bool:
 class TcgDecision(Decision):
     """A gambit-tcg decision: the shared scratch pad plus the draws, deaths and state checks rules emit through."""
 
-    def __init__(self, state: dict, chance: Any) -> None:
-        super().__init__(state, chance, evolve, ended=game_ended)
+    # The shared scratch pad holds any game's plain-dict state; this one's is a TcgState.
+    state: TcgState  # type: ignore[assignment]
+
+    def __init__(self, state: TcgState, chance: Chance | None) -> None:
+        super().__init__(
+            cast(State, state),
+            chance,
+            cast(Callable[[State, Event], State], evolve),
+            ended=cast(Callable[[State], bool], game_ended),
+        )
 
     def draw(self, seat: str, count: int, reason: str) -> None:
         """Draw `count` cards; a seat that must draw from an empty deck loses."""
@@ -33,7 +46,7 @@ class TcgDecision(Decision):
         if public["cards"]:
             self.emit("CardsDrawn", public, secret=drawn_secret(self.state, seat, count), audience=(seat,))
         if len(public["cards"]) < count:
-            self.emit("SeatLost", {"seats": [seat], "reason": "deck_out"})
+            self.add(SeatLost(seats=[seat], reason="deck_out").event())
 
     def destroy(self, unit: str, reason: str, by: str | None) -> None:
         """Destroy a unit in play (its item goes with it)."""
@@ -47,4 +60,4 @@ class TcgDecision(Decision):
             self.destroy(unit, "damage", None)
         losers = [s for s in self.state["seats"] if self.state["players"][s]["life"] <= 0]
         if losers:
-            self.emit("SeatLost", {"seats": losers, "reason": "zero_life"})
+            self.add(SeatLost(seats=losers, reason="zero_life").event())

@@ -1,36 +1,63 @@
-"""The state of a gambit-tcg match, the lookups every module reads it with, and `evolve`.
+"""The state of a gambit-tcg match before any event (`initial_state`), and `evolve`: the fold of each event type.
 
-`evolve` folds one recorded event into the state with one evolver per kind; it applies what
-decide decided (a loss, the turn limit) and never checks a rule itself.
-
-State (plain JSON; it is the organizer's truth, views filter it):
-- `cards` {instance: card id}: every physical card; instances are `<seat>-NN`, numbered by
-  position in the shuffled deck, so an instance id says nothing about the card.
-- `players` {seat: {life, deck_name, deck_list, deck (top first), hand, set, energy, units,
-  graveyard, exile, energized}}; set entries {card, set_version, set_turn, ready_turn, revealed,
-  window}; energy entries {card, ready}; unit entries {card, entered_turn, damage, item,
-  boost_might, boost_endurance}.
-- `field` {card, owner} | None; `combat` {seat, target, attackers, blocks {blocker: attacker},
-  muted} | None; `pending_spell` {seat, card, choices, version} | None (a spell on the stack).
-- `turn`, `active`, `phase` (setup | free_set | main1 | combat | main2 | draw | end | over),
-  `step` (free_set | main | attack | blocks | None), `window` {name, responders, turn} | None.
-- `result` {winners, reason, ...} | None; `version` the last folded event's version.
+`FOLDS` holds one function per payload type of events.py (every kind is folded or declared
+unchanged); each applies what decide decided (a loss, the turn limit) and never checks a rule
+itself. The state's shape is `TcgState` (board.py, with the lookups every module reads it with).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-from domain.ruleset import Event, RuleViolation, config_to_dict
+from domain.event_types import Folds
+from domain.ruleset import Event, config_to_dict
 
-from .cards import SEATS, STARTING_LIFE
+from .board import LossReason, Step, TcgConfigData, TcgState, find_set, find_unit, owner_of
+from .cards import STARTING_LIFE
 from .config import Config
+from .events import EVENTS
+from .payloads import (
+    AttackDeclared,
+    AttackerMuted,
+    BlockersAssigned,
+    BlocksAwaited,
+    CardEnergized,
+    CardPlayed,
+    CardsDrawn,
+    CardSet,
+    CombatResolved,
+    DeckRegistered,
+    DeckShuffled,
+    FieldDestroyed,
+    FreeSetDeclined,
+    GameStarted,
+    Payment,
+    PhaseBegan,
+    PlayerDamaged,
+    SeatLost,
+    SetCardRevealed,
+    SpellNullified,
+    SpellResolved,
+    TrapActivated,
+    TurnBegan,
+    TurnEnded,
+    TurnLimitReached,
+    UnitBoosted,
+    UnitDamaged,
+    UnitDestroyed,
+    UnitSacrificed,
+    WindowClosed,
+    WindowOpened,
+    WindowPassed,
+)
+
+__all__ = ["FOLDS", "TcgState", "evolve", "initial_state"]
 
 
-def initial_state(config: Config, seats: list[str]) -> dict:
+def initial_state(config: Config, seats: list[str]) -> TcgState:
     """The state before setup: empty zones, full life."""
     return {
-        "config": config_to_dict(config),
+        "config": cast(TcgConfigData, config_to_dict(config)),
         "seats": list(seats),
         "version": 0,
         "turn": 0,
@@ -62,77 +89,21 @@ def initial_state(config: Config, seats: list[str]) -> dict:
     }
 
 
-def owner_of(instance: str) -> str:
-    """The seat that owns a card instance (its deck's seat)."""
-    return instance.split("-", 1)[0]
+FOLDS: Folds[TcgState] = Folds(EVENTS)
 
 
-def opponent(seat: str) -> str:
-    """The other seat."""
-    return SEATS[1] if seat == SEATS[0] else SEATS[0]
+def evolve(state: TcgState, event: Event) -> TcgState:
+    """Fold one recorded event into the state (never validates, never raises on recorded history)."""
+    FOLDS.fold(state, event)
+    if event.version is not None:
+        state["version"] = event.version
+    return state
 
 
-def active_on(turn: int) -> str:
-    """Who takes turn number `turn` (p1 the odd turns, p2 the even ones)."""
-    return SEATS[0] if turn % 2 == 1 else SEATS[1]
-
-
-def ready_turn(set_turn: int, seat: str) -> int:
-    """The first turn a trap set on `set_turn` may fire: the start of its owner's next turn."""
-    turn = set_turn + 1
-    while active_on(turn) != seat:
-        turn += 1
-    return turn
-
-
-def find_unit(state: dict, instance: str) -> tuple[str, dict] | tuple[None, None]:
-    """(controller, unit entry) of a unit in play, or (None, None)."""
-    for seat in state["seats"]:
-        for unit in state["players"][seat]["units"]:
-            if unit["card"] == instance:
-                return seat, unit
-    return None, None
-
-
-def find_set(state: dict, instance: str) -> tuple[str, dict] | tuple[None, None]:
-    """(owner, set entry) of a card in a Set Zone, or (None, None)."""
-    for seat in state["seats"]:
-        for entry in state["players"][seat]["set"]:
-            if entry["card"] == instance:
-                return seat, entry
-    return None, None
-
-
-def unit_in_play(state: dict, instance: str) -> dict:
-    """The entry of a unit the rules know is in play (KeyError if it is not: a record that cannot replay)."""
-    _, unit = find_unit(state, instance)
-    if unit is None:
-        raise KeyError(instance)
-    return unit
-
-
-def set_entry(state: dict, instance: str) -> tuple[str, dict]:
-    """(owner, set entry) of a card the rules know is set (KeyError if it is not: a record that cannot replay)."""
-    owner, entry = find_set(state, instance)
-    if owner is None or entry is None:
-        raise KeyError(instance)
-    return owner, entry
-
-
-def source_of(state: dict, seat: str, card: str) -> tuple[str, dict | None]:
-    """Where a card of `seat` may be played from: ("hand", None) or ("set", entry); RuleViolation otherwise."""
-    if card in state["players"][seat]["hand"]:
-        return "hand", None
-    owner, entry = find_set(state, card)
-    if owner == seat:
-        return "set", entry
-    raise RuleViolation("card_not_in_hand", f"{card!r} is not in your hand or Set Zone")
-
-
-def _remove_unit(state: dict, instance: str) -> None:
+def _remove_unit(state: TcgState, instance: str) -> None:
     """Send a unit and its item to their owners' graveyards; forget it in combat."""
     seat, unit = find_unit(state, instance)
-    if unit is None:
+    if seat is None or unit is None:
         return
     state["players"][seat]["units"].remove(unit)
     state["players"][owner_of(instance)]["graveyard"].append(instance)
@@ -145,7 +116,7 @@ def _remove_unit(state: dict, instance: str) -> None:
         combat["blocks"] = {b: a for b, a in combat["blocks"].items() if b != instance and a != instance}
 
 
-def _pay(state: dict, seat: str, paid: dict) -> None:
+def _pay(state: TcgState, seat: str, paid: Payment) -> None:
     player = state["players"][seat]
     for entry in player["energy"]:
         if entry["card"] in paid["energy"]:
@@ -155,7 +126,7 @@ def _pay(state: dict, seat: str, paid: dict) -> None:
         player["graveyard"].append(item["card"])
 
 
-def _take_from_source(state: dict, seat: str, instance: str, source: str) -> None:
+def _take_from_source(state: TcgState, seat: str, instance: str, source: str) -> None:
     player = state["players"][seat]
     if source == "hand":
         player["hand"].remove(instance)
@@ -163,106 +134,101 @@ def _take_from_source(state: dict, seat: str, instance: str, source: str) -> Non
         player["set"] = [e for e in player["set"] if e["card"] != instance]
 
 
-def _set_result(state: dict, winners: list[str], reason: str, **extra: Any) -> None:
-    state["result"] = {"winners": list(winners), "reason": reason, **extra}
-    state["phase"], state["step"], state["window"] = "over", None, None
+@FOLDS.on(DeckRegistered)
+def _deck_registered(state: TcgState, registered: DeckRegistered, event: Event) -> None:
+    player = state["players"][registered.seat]
+    player["deck_name"] = registered.deck
+    player["deck_list"] = list(registered.cards)
 
 
-def evolve(state: dict, event: Event) -> dict:
-    """Fold one recorded event into the state (never validates, never raises on recorded history)."""
-    handler = _HANDLERS.get(event.kind)
-    if handler is not None:
-        handler(state, event.public, event.secret or {})
-    if event.version is not None:
-        state["version"] = event.version
-    if event.kind == "CardSet":
-        state["players"][event.public["seat"]]["set"][-1]["set_version"] = event.version
-    elif event.kind == "CardPlayed" and state["pending_spell"] is not None and event.public["type"] == "spell":
-        state["pending_spell"]["version"] = event.version
-    return state
-
-
-def _deck_registered(state, pub, sec):
-    player = state["players"][pub["seat"]]
-    player["deck_name"] = sec.get("deck")
-    player["deck_list"] = list(sec.get("cards", []))
-
-
-def _deck_shuffled(state, pub, sec):
-    seat = pub["seat"]
+@FOLDS.on(DeckShuffled)
+def _deck_shuffled(state: TcgState, shuffled: DeckShuffled, event: Event) -> None:
+    seat = shuffled.seat
     player = state["players"][seat]
-    order = sec.get("chance_result", [])
     player["deck"] = []
-    for position, index in enumerate(order):
+    for position, index in enumerate(shuffled.order):
         instance = f"{seat}-{position + 1:02d}"
         state["cards"][instance] = player["deck_list"][index]
         player["deck"].append(instance)
 
 
-def _cards_drawn(state, pub, sec):
-    player = state["players"][pub["seat"]]
-    for instance in pub["cards"]:
+@FOLDS.on(CardsDrawn)
+def _cards_drawn(state: TcgState, drawn: CardsDrawn, event: Event) -> None:
+    player = state["players"][drawn.seat]
+    for instance in drawn.cards:
         player["deck"].remove(instance)
         player["hand"].append(instance)
 
 
-def _game_started(state, pub, sec):
+@FOLDS.on(GameStarted)
+def _game_started(state: TcgState, started: GameStarted, event: Event) -> None:
     state["phase"], state["step"] = "free_set", "free_set"
 
 
-def _card_set(state, pub, sec):
-    player = state["players"][pub["seat"]]
-    player["hand"].remove(pub["card"])
+@FOLDS.on(CardSet)
+def _card_set(state: TcgState, placed: CardSet, event: Event) -> None:
+    player = state["players"][placed.seat]
+    player["hand"].remove(placed.card)
     player["set"].append(
         {
-            "card": pub["card"],
-            "set_version": None,
-            "set_turn": pub["set_turn"],
-            "ready_turn": pub["ready_turn"],
+            "card": placed.card,
+            "set_version": event.version,
+            "set_turn": placed.set_turn,
+            "ready_turn": placed.ready_turn,
             "revealed": False,
-            "window": sec.get("window"),
+            "window": placed.committed_window,
         }
     )
 
 
-def _turn_began(state, pub, sec):
-    state["turn"], state["active"] = pub["turn"], pub["seat"]
-    player = state["players"][pub["seat"]]
+@FOLDS.on(TurnBegan)
+def _turn_began(state: TcgState, began: TurnBegan, event: Event) -> None:
+    state["turn"], state["active"] = began.turn, began.seat
+    player = state["players"][began.seat]
     player["energized"] = False
     for entry in player["energy"]:
         entry["ready"] = True
 
 
-def _phase_began(state, pub, sec):
-    state["phase"] = pub["phase"]
-    state["step"] = {"main1": "main", "main2": "main", "combat": "attack"}.get(pub["phase"])
+_STEP_OF_PHASE: dict[str, Step] = {"main1": "main", "main2": "main", "combat": "attack"}
 
 
-def _window_opened(state, pub, sec):
-    state["window"] = {"name": pub["window"], "responders": list(pub["responders"]), "turn": state["turn"]}
+@FOLDS.on(PhaseBegan)
+def _phase_began(state: TcgState, began: PhaseBegan, event: Event) -> None:
+    state["phase"] = began.phase
+    state["step"] = _STEP_OF_PHASE.get(began.phase)
 
 
-def _window_passed(state, pub, sec):
+@FOLDS.on(WindowOpened)
+def _window_opened(state: TcgState, opened: WindowOpened, event: Event) -> None:
+    state["window"] = {"name": opened.window, "responders": list(opened.responders), "turn": state["turn"]}
+
+
+@FOLDS.on(WindowPassed)
+def _window_passed(state: TcgState, passed: WindowPassed, event: Event) -> None:
     window = state["window"]
-    if window is not None and pub["seat"] in window["responders"]:
-        window["responders"].remove(pub["seat"])
+    if window is not None and passed.seat in window["responders"]:
+        window["responders"].remove(passed.seat)
 
 
-def _window_closed(state, pub, sec):
+@FOLDS.on(WindowClosed)
+def _window_closed(state: TcgState, closed: WindowClosed, event: Event) -> None:
     state["window"] = None
 
 
-def _card_energized(state, pub, sec):
-    player = state["players"][pub["seat"]]
-    player["hand"].remove(pub["card"])
-    player["energy"].append({"card": pub["card"], "ready": True})
+@FOLDS.on(CardEnergized)
+def _card_energized(state: TcgState, energized: CardEnergized, event: Event) -> None:
+    player = state["players"][energized.seat]
+    player["hand"].remove(energized.card)
+    player["energy"].append({"card": energized.card, "ready": True})
     player["energized"] = True
 
 
-def _card_played(state, pub, sec):
-    seat, instance, kind = pub["seat"], pub["card"], pub["type"]
-    _pay(state, seat, pub["paid"])
-    _take_from_source(state, seat, instance, pub["from"])
+@FOLDS.on(CardPlayed)
+def _card_played(state: TcgState, played: CardPlayed, event: Event) -> None:
+    seat, instance, kind = played.seat, played.card, played.type
+    _pay(state, seat, played.paid)
+    _take_from_source(state, seat, instance, played.source)
     if kind == "unit":
         state["players"][seat]["units"].append(
             {
@@ -275,7 +241,7 @@ def _card_played(state, pub, sec):
             }
         )
     elif kind == "item":
-        _, host = find_unit(state, pub["target"])
+        _, host = find_unit(state, played.target)
         if host is not None:
             host["item"] = instance
     elif kind == "field":
@@ -284,147 +250,160 @@ def _card_played(state, pub, sec):
             state["players"][old["owner"]]["graveyard"].append(old["card"])
         state["field"] = {"card": instance, "owner": seat}
     elif kind == "spell":
-        state["pending_spell"] = {"seat": seat, "card": instance, "choices": dict(pub["choices"]), "version": None}
+        # `version`: the play a ruling of the spell names (its bluff call's `call_version`).
+        state["pending_spell"] = {
+            "seat": seat,
+            "card": instance,
+            "choices": dict(played.choices),
+            "version": event.version,
+        }
 
 
-def _spell_done(state, pub, sec):
+@FOLDS.on(SpellResolved)
+def _spell_resolved(state: TcgState, resolved: SpellResolved, event: Event) -> None:
+    _spell_done(state)
+
+
+@FOLDS.on(SpellNullified)
+def _spell_nullified(state: TcgState, nullified: SpellNullified, event: Event) -> None:
+    _spell_done(state)
+
+
+def _spell_done(state: TcgState) -> None:
     pending = state["pending_spell"]
     if pending is not None:
         state["players"][pending["seat"]]["graveyard"].append(pending["card"])
     state["pending_spell"] = None
 
 
-def _trap_activated(state, pub, sec):
-    seat = pub["seat"]
-    _pay(state, seat, pub["paid"])
-    _take_from_source(state, seat, pub["card"], "set")
-    state["players"][seat]["graveyard"].append(pub["card"])
+@FOLDS.on(TrapActivated)
+def _trap_activated(state: TcgState, activated: TrapActivated, event: Event) -> None:
+    seat = activated.seat
+    _pay(state, seat, activated.paid)
+    _take_from_source(state, seat, activated.card, "set")
+    state["players"][seat]["graveyard"].append(activated.card)
 
 
-def _set_card_revealed(state, pub, sec):
-    owner, entry = find_set(state, pub["card"])
-    if entry is not None:
-        if pub.get("returned_to_hand"):
+@FOLDS.on(SetCardRevealed)
+def _set_card_revealed(state: TcgState, revealed: SetCardRevealed, event: Event) -> None:
+    owner, entry = find_set(state, revealed.card)
+    if owner is not None and entry is not None:
+        if revealed.returned_to_hand:
             state["players"][owner]["set"].remove(entry)
-            state["players"][owner]["hand"].append(pub["card"])
+            state["players"][owner]["hand"].append(revealed.card)
         else:
             entry["revealed"] = True
-    call = pub.get("bluff_call")
+    call = revealed.bluff_call
     if call is not None:
         state["players"][call["caller"]]["life"] += call["consequences"].get("life_gained", 0)
 
 
-def _unit_left(state, pub, sec):
-    _remove_unit(state, pub["unit"])
-    if pub.get("life_gained"):
-        state["players"][pub["life_gained_by"]]["life"] += pub["life_gained"]
+@FOLDS.on(UnitSacrificed)
+def _unit_sacrificed(state: TcgState, sacrificed: UnitSacrificed, event: Event) -> None:
+    _remove_unit(state, sacrificed.unit)
+    if sacrificed.life_gained:
+        state["players"][sacrificed.life_gained_by]["life"] += sacrificed.life_gained
 
 
-def _player_damaged(state, pub, sec):
-    state["players"][pub["seat"]]["life"] -= pub["amount"]
+@FOLDS.on(UnitDestroyed)
+def _unit_destroyed(state: TcgState, destroyed: UnitDestroyed, event: Event) -> None:
+    _remove_unit(state, destroyed.unit)
 
 
-def _unit_damaged(state, pub, sec):
-    _, unit = find_unit(state, pub["unit"])
+@FOLDS.on(PlayerDamaged)
+def _player_damaged(state: TcgState, damaged: PlayerDamaged, event: Event) -> None:
+    state["players"][damaged.seat]["life"] -= damaged.amount
+
+
+@FOLDS.on(UnitDamaged)
+def _unit_damaged(state: TcgState, damaged: UnitDamaged, event: Event) -> None:
+    _, unit = find_unit(state, damaged.unit)
     if unit is not None:
-        unit["damage"] += pub["amount"]
+        unit["damage"] += damaged.amount
 
 
-def _unit_boosted(state, pub, sec):
-    _, unit = find_unit(state, pub["unit"])
+@FOLDS.on(UnitBoosted)
+def _unit_boosted(state: TcgState, boosted: UnitBoosted, event: Event) -> None:
+    _, unit = find_unit(state, boosted.unit)
     if unit is not None:
-        unit["boost_might"] += pub["might"]
-        unit["boost_endurance"] += pub["endurance"]
+        unit["boost_might"] += boosted.might
+        unit["boost_endurance"] += boosted.endurance
 
 
-def _attacker_muted(state, pub, sec):
+@FOLDS.on(AttackerMuted)
+def _attacker_muted(state: TcgState, muted: AttackerMuted, event: Event) -> None:
     if state["combat"] is not None:
-        state["combat"]["muted"].append(pub["unit"])
+        state["combat"]["muted"].append(muted.unit)
 
 
-def _field_destroyed(state, pub, sec):
+@FOLDS.on(FieldDestroyed)
+def _field_destroyed(state: TcgState, destroyed: FieldDestroyed, event: Event) -> None:
     field = state["field"]
     if field is not None:
         state["players"][field["owner"]]["graveyard"].append(field["card"])
     state["field"] = None
 
 
-def _attack_declared(state, pub, sec):
+@FOLDS.on(AttackDeclared)
+def _attack_declared(state: TcgState, declared: AttackDeclared, event: Event) -> None:
     state["combat"] = {
-        "seat": pub["seat"],
-        "target": pub["target"],
-        "attackers": list(pub["attackers"]),
+        "seat": declared.seat,
+        "target": declared.target,
+        "attackers": list(declared.attackers),
         "blocks": {},
         "muted": [],
     }
     state["step"] = None
 
 
-def _blocks_awaited(state, pub, sec):
+@FOLDS.on(BlocksAwaited)
+def _blocks_awaited(state: TcgState, awaited: BlocksAwaited, event: Event) -> None:
     state["step"] = "blocks"
 
 
-def _blockers_assigned(state, pub, sec):
+@FOLDS.on(BlockersAssigned)
+def _blockers_assigned(state: TcgState, assigned: BlockersAssigned, event: Event) -> None:
     if state["combat"] is not None:
-        state["combat"]["blocks"] = dict(pub["blocks"])
+        state["combat"]["blocks"] = dict(assigned.blocks)
     state["step"] = None
 
 
-def _combat_resolved(state, pub, sec):
-    for hit in pub["unit_damage"]:
+@FOLDS.on(CombatResolved)
+def _combat_resolved(state: TcgState, resolved: CombatResolved, event: Event) -> None:
+    for hit in resolved.unit_damage:
         _, unit = find_unit(state, hit["unit"])
         if unit is not None:
             unit["damage"] += hit["amount"]
-    for seat, amount in pub["player_damage"].items():
+    for seat, amount in resolved.player_damage.items():
         state["players"][seat]["life"] -= amount
     state["combat"] = None
 
 
-def _turn_ended(state, pub, sec):
+@FOLDS.on(TurnEnded)
+def _turn_ended(state: TcgState, ended: TurnEnded, event: Event) -> None:
     for seat in state["seats"]:
         for unit in state["players"][seat]["units"]:
             unit["damage"], unit["boost_might"], unit["boost_endurance"] = 0, 0, 0
     state["combat"] = None
 
 
-def _seat_lost(state, pub, sec):
-    losers = list(pub["seats"])
-    _set_result(state, [s for s in state["seats"] if s not in losers], pub["reason"], losers=losers)
+@FOLDS.on(SeatLost)
+def _seat_lost(state: TcgState, lost: SeatLost, event: Event) -> None:
+    losers = list(lost.seats)
+    reason: LossReason = lost.reason
+    winners = [s for s in state["seats"] if s not in losers]
+    state["result"] = {"winners": winners, "reason": reason, "losers": losers}
+    _game_over(state)
 
 
-def _turn_limit(state, pub, sec):
-    _set_result(state, list(pub["winners"]), "turn_limit", life=dict(pub["life"]))
+@FOLDS.on(TurnLimitReached)
+def _turn_limit_reached(state: TcgState, reached: TurnLimitReached, event: Event) -> None:
+    state["result"] = {"winners": list(reached.winners), "reason": "turn_limit", "life": dict(reached.life)}
+    _game_over(state)
 
 
-_HANDLERS = {
-    "DeckRegistered": _deck_registered,
-    "DeckShuffled": _deck_shuffled,
-    "CardsDrawn": _cards_drawn,
-    "GameStarted": _game_started,
-    "CardSet": _card_set,
-    "TurnBegan": _turn_began,
-    "PhaseBegan": _phase_began,
-    "WindowOpened": _window_opened,
-    "WindowPassed": _window_passed,
-    "WindowClosed": _window_closed,
-    "CardEnergized": _card_energized,
-    "CardPlayed": _card_played,
-    "SpellResolved": _spell_done,
-    "SpellNullified": _spell_done,
-    "TrapActivated": _trap_activated,
-    "SetCardRevealed": _set_card_revealed,
-    "UnitSacrificed": _unit_left,
-    "UnitDestroyed": _unit_left,
-    "PlayerDamaged": _player_damaged,
-    "UnitDamaged": _unit_damaged,
-    "UnitBoosted": _unit_boosted,
-    "AttackerMuted": _attacker_muted,
-    "FieldDestroyed": _field_destroyed,
-    "AttackDeclared": _attack_declared,
-    "BlocksAwaited": _blocks_awaited,
-    "BlockersAssigned": _blockers_assigned,
-    "CombatResolved": _combat_resolved,
-    "TurnEnded": _turn_ended,
-    "SeatLost": _seat_lost,
-    "TurnLimitReached": _turn_limit,
-}
+def _game_over(state: TcgState) -> None:
+    state["phase"], state["step"], state["window"] = "over", None, None
+
+
+FOLDS.unchanged(FreeSetDeclined)

@@ -16,16 +16,16 @@ from __future__ import annotations
 
 from domain.ruleset import RuleViolation
 
+from .board import SetEntry, TcgState, commitment_version, find_set
 from .cards import CARDS, SET_CAP, WINDOWS, trap_windows
 from .effects import check_choices, check_opposing_target, play_cost
-from .events import activated_public, opened_secret, set_public, set_secret
+from .parts import activated_public, opened_secret, set_public, set_secret
 from .resolution import resolve
 from .responses import after_response
 from .scratch import TcgDecision
-from .state import find_set
 
 
-def check_set(state: dict, seat: str, card: str, window: str | None) -> None:
+def check_set(state: TcgState, seat: str, card: str, window: str | None) -> None:
     """Raise RuleViolation unless `seat` may set `card` face down now (a trap needs a window)."""
     player = state["players"][seat]
     if card not in player["hand"]:
@@ -54,7 +54,7 @@ def set_card(decision: TcgDecision, seat: str, card: str, window: str | None, fr
     )
 
 
-def check_activation(state: dict, seat: str, card: str, choices: dict, acting: list[str]) -> tuple[dict, int]:
+def check_activation(state: TcgState, seat: str, card: str, choices: dict, acting: list[str]) -> tuple[SetEntry, int]:
     """Raise RuleViolation unless `seat` may activate the set trap `card` now; return (set entry, cost)."""
     window = state["window"]
     if window is None:
@@ -76,13 +76,20 @@ def check_activation(state: dict, seat: str, card: str, choices: dict, acting: l
 
 
 def activate_trap(
-    decision: TcgDecision, seat: str, card: str, choices: dict, energy: tuple, discard: tuple, entry: dict, cost: int
+    decision: TcgDecision,
+    seat: str,
+    card: str,
+    choices: dict,
+    energy: tuple,
+    discard: tuple,
+    entry: SetEntry,
+    cost: int,
 ) -> None:
     """Pay, open the set commitment, resolve the trap; the seat keeps the window while it may respond."""
     state = decision.state
     public = activated_public(state, card, choices, energy, discard)
     version = decision.emit(
-        "TrapActivated", public, secret=opened_secret(state, card), audience=(), opens=(entry["set_version"],)
+        "TrapActivated", public, secret=opened_secret(state, card), audience=(), opens=(commitment_version(entry),)
     )
     resolve(decision, seat, card, choices, play_version=version)
     decision.settle()

@@ -6,11 +6,12 @@ window has closed, or at once when none opens. Answering a window is responses.p
 
 from __future__ import annotations
 
+from .board import active_on, on_turn
 from .cards import MAX_HAND
-from .events import turn_limit_public, window_opened_public
+from .parts import turn_limit_public, window_opened_public
+from .payloads import TurnBegan, TurnEnded
 from .phases import attack_candidates, window_live
 from .scratch import TcgDecision
-from .state import active_on
 
 
 def begin_turn(decision: TcgDecision, turn: int) -> None:
@@ -18,7 +19,7 @@ def begin_turn(decision: TcgDecision, turn: int) -> None:
     state = decision.state
     if turn > state["config"]["turn_limit"]:
         decision.emit("TurnLimitReached", turn_limit_public(state))
-    decision.emit("TurnBegan", {"seat": active_on(turn), "turn": turn})
+    decision.add(TurnBegan(seat=active_on(turn), turn=turn).event())
     begin_phase(decision, "main1")
 
 
@@ -32,14 +33,14 @@ def begin_phase(decision: TcgDecision, phase: str) -> None:
 def phase_body(decision: TcgDecision, phase: str) -> None:
     """What a phase does once its start window has closed."""
     state = decision.state
-    seat = state["active"]
+    seat = on_turn(state)
     if phase == "combat" and not attack_candidates(state, seat):
         begin_phase(decision, "main2")  # nobody can attack: combat passes without a declaration
     elif phase == "draw":
         decision.draw(seat, max(0, MAX_HAND - len(state["players"][seat]["hand"])), "draw_phase")
         begin_phase(decision, "end")
     elif phase == "end":
-        decision.emit("TurnEnded", {"seat": seat, "turn": state["turn"]})
+        decision.add(TurnEnded(seat=seat, turn=state["turn"]).event())
         decision.settle()
         begin_turn(decision, state["turn"] + 1)
 

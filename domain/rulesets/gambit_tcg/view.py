@@ -5,14 +5,22 @@ counts of every hidden zone. The opponent and spectators: face-down cards as `hi
 version of the record holding their commitment; hand and deck sizes; everything face up.
 `sees_all` (organizers, anyone after the end): everything, the deck order included.
 `catalogue` is the public card pool and format a client renders every card id with.
+
+`VIEWS` declares each viewer's shape: a seat sees its own player whole (hand, deck list, its set
+cards' identities) and the others as the table does; a spectator sees every player as the table
+does (a face-down card is `hidden`); an organizer, and anyone once the match has ended, sees every
+player whole with the deck order.
 """
 
 from __future__ import annotations
 
 import copy
+from typing import Literal, TypedDict
 
 from domain.ruleset import Viewer
+from domain.view_types import ViewTypes
 
+from .board import CombatState, Phase, Result, SetEntry, Step, TcgState, UnitEntry
 from .cards import (
     CARDS,
     DECK_SIZE,
@@ -28,6 +36,7 @@ from .cards import (
 )
 from .effects import endurance, keywords, might
 from .legal import to_act
+from .payloads import CardFace
 from .phases import attack_candidates
 
 CATALOGUE_FIELDS = (
@@ -43,6 +52,174 @@ CATALOGUE_FIELDS = (
     "windows",
     "text",
 )
+
+
+class SetCardBase(TypedDict):
+    """A card in a Set Zone as anyone sees it: when it was set, whether it is face up, its commitment."""
+
+    card: str
+    face: Literal["up", "down"]
+    set_turn: int
+    ready_turn: int
+    commitment_version: int | None
+
+
+class FaceDownSetCard(SetCardBase):
+    """Another seat's face-down set card: what it is stays hidden."""
+
+    hidden: Literal[True]
+
+
+class RevealedSetCard(SetCardBase):
+    """Another seat's revealed set card that is no trap: what it is (no window: it has none)."""
+
+    id: str
+    type: Literal["unit", "spell", "item", "field"]
+
+
+class RevealedTrap(SetCardBase):
+    """Another seat's revealed trap: what it is and the window it was set for."""
+
+    id: str
+    type: Literal["trap"]
+    window: str | None
+
+
+class OwnSetCard(SetCardBase):
+    """One's own set card (or any, for who sees all): what it is and the window declared for it."""
+
+    id: str
+    type: Literal["unit", "spell", "trap", "item", "field"]
+    window: str | None
+
+
+class EnergyView(TypedDict):
+    """A card in an Energy Zone: ready or exhausted, and what it pays."""
+
+    card: str
+    id: str
+    ready: bool
+    value: int
+
+
+class BoostView(TypedDict):
+    """A unit's boosts this turn."""
+
+    might: int
+    endurance: int
+
+
+class UnitView(TypedDict):
+    """A unit in play with its current stats, keywords, item and boosts."""
+
+    card: str
+    id: str
+    might: int
+    endurance: int
+    damage: int
+    keywords: list[str]
+    entered_turn: int
+    can_attack: bool
+    item: CardFace | None
+    boost: BoostView
+
+
+class PlayerBase(TypedDict):
+    """What anyone sees of a seat: life, zone sizes, energy, units, graveyard, exile."""
+
+    life: int
+    deck_size: int
+    hand_size: int
+    set_size: int
+    energized_this_turn: bool
+    energy: list[EnergyView]
+    units: list[UnitView]
+    graveyard: list[CardFace]
+    exile: list[CardFace]
+
+
+class TablePlayer(PlayerBase):
+    """Another seat as a seat or spectator sees it: its face-down set cards hidden."""
+
+    set: list[FaceDownSetCard | RevealedSetCard | RevealedTrap]
+
+
+class OwnPlayer(PlayerBase):
+    """A seat as it sees itself: its hand, deck list and set cards too."""
+
+    set: list[OwnSetCard]
+    hand: list[CardFace]
+    deck_name: str | None
+    deck_list: list[str]
+
+
+class FullPlayer(OwnPlayer):
+    """A seat as who sees all sees it: the deck's order too."""
+
+    deck: list[CardFace]
+
+
+class WindowView(TypedDict):
+    """The open trap window and the seats still to answer it."""
+
+    name: str
+    responders: list[str]
+
+
+class FieldView(TypedDict):
+    """The field card in play, its owner and kind."""
+
+    card: str
+    id: str
+    owner: str
+    kind: Literal["spell", "relic"]
+
+
+class PendingSpellView(TypedDict):
+    """The spell on the stack and its choices."""
+
+    card: str
+    id: str
+    seat: str
+    choices: dict[str, str]
+
+
+class TcgViewBase(TypedDict):
+    """The board as every viewer sees it, but for the players."""
+
+    ruleset: Literal["gambit-tcg"]
+    viewer: str
+    turn: int
+    active: str | None
+    phase: Phase | Literal["setup", "free_set", "over"]
+    step: Step | None
+    to_act: list[str]
+    window: WindowView | None
+    field: FieldView | None
+    combat: CombatState | None
+    pending_spell: PendingSpellView | None
+    result: Result | None
+
+
+class SeatView(TcgViewBase):
+    """A seat's view while the match runs: itself whole, the other seat as the table sees it."""
+
+    players: dict[str, OwnPlayer | TablePlayer]
+
+
+class SpectatorView(TcgViewBase):
+    """A spectator's view while the match runs: every seat as the table sees it."""
+
+    players: dict[str, TablePlayer]
+
+
+class FullView(TcgViewBase):
+    """An organizer's view, and anyone's once the match has ended: every seat whole, decks in order."""
+
+    players: dict[str, FullPlayer]
+
+
+VIEWS = ViewTypes(seat=SeatView, spectator=SpectatorView, organizer=FullView, ended=FullView)
 
 
 def catalogue() -> dict:
@@ -67,11 +244,11 @@ def catalogue() -> dict:
     }
 
 
-def _face(state: dict, instance: str) -> dict:
+def _face(state: TcgState, instance: str) -> dict:
     return {"card": instance, "id": state["cards"][instance]}
 
 
-def view(state: dict, viewer: Viewer) -> dict:
+def view(state: TcgState, viewer: Viewer) -> dict:
     """The board as `viewer` may see it (fresh objects, never references into the state)."""
     me = viewer.seat if viewer.role == "seat" else None
     players = {}
@@ -107,7 +284,7 @@ def view(state: dict, viewer: Viewer) -> dict:
     }
 
 
-def _player(state: dict, seat: str, mine: bool, sees_all: bool) -> dict:
+def _player(state: TcgState, seat: str, mine: bool, sees_all: bool) -> dict:
     player = state["players"][seat]
     out = {
         "life": player["life"],
@@ -137,7 +314,7 @@ def _player(state: dict, seat: str, mine: bool, sees_all: bool) -> dict:
     return out
 
 
-def _set_entry(state: dict, entry: dict, mine: bool) -> dict:
+def _set_entry(state: TcgState, entry: SetEntry, mine: bool) -> dict:
     out = {
         "card": entry["card"],
         "face": "up" if entry["revealed"] else "down",
@@ -156,7 +333,7 @@ def _set_entry(state: dict, entry: dict, mine: bool) -> dict:
     return out
 
 
-def _unit(state: dict, seat: str, unit: dict) -> dict:
+def _unit(state: TcgState, seat: str, unit: UnitEntry) -> dict:
     return {
         **_face(state, unit["card"]),
         "might": might(state, unit),
