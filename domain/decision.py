@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from domain.event_types import Payload
 from domain.records import json_copy
 from domain.ruleset import Event
 
@@ -82,6 +83,12 @@ class Decision(Generic[S]):
     def emit_chance(self, kind: str, drawn: Any, public: dict) -> int | None:
         """Record a chance result only organizers see while the match runs (a hidden roll or shuffle)."""
         return self.add(Event(kind, {**public, "chance": drawn.descriptor}, {"chance_result": drawn.result}, ()))
+
+    def record(
+        self, payload: Payload, audience: tuple[str, ...] | None = None, opens: tuple[int, ...] = ()
+    ) -> int | None:
+        """Emit the event recording a typed payload (its audience when it has a secret)."""
+        return self.add(payload.event(audience, opens))
 
     def add(self, event: Event) -> int | None:
         """Fold an event (a JSON copy, so later folds never alias it) and keep it for the record."""

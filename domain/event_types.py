@@ -176,6 +176,9 @@ class EventTypes:
 
         public = obj(*parts[False])
         secret = obj(*parts[True]) if parts[True][0] else None
+        if secret is not None and not parts[True][1]:
+            # Every secret field is optional: a record whose secret fields are all at their defaults has no secret.
+            secret["type"] = ["object", "null"]
         return public, secret
 
 

@@ -67,7 +67,7 @@ def _union(args: tuple) -> dict:
 
 def _typed_dict(hint: type) -> dict:
     hints = typing.get_type_hints(hint)
-    required = sorted(typing.cast(Any, hint).__required_keys__)
+    required = sorted(typing.cast(Any, hint).__required_keys__ - _written_not_required(hint))
     out: dict[str, Any] = {
         "type": "object",
         "properties": {key: schema_of(value) for key, value in hints.items()},
@@ -76,6 +76,18 @@ def _typed_dict(hint: type) -> dict:
     if required:
         out["required"] = required
     return out
+
+
+def _written_not_required(hint: type) -> set[str]:
+    """Keys annotated `NotRequired[...]` as text: Python 3.11 leaves them in `__required_keys__` when
+    annotations are postponed (`from __future__ import annotations`), so they are read from the text."""
+    found = set()
+    for base in hint.__mro__:
+        for key, annotation in vars(base).get("__annotations__", {}).items():
+            text = annotation.__forward_arg__ if isinstance(annotation, typing.ForwardRef) else annotation
+            if isinstance(text, str) and text.replace("typing.", "").startswith("NotRequired["):
+                found.add(key)
+    return found
 
 
 def _dataclass(hint: type) -> dict:

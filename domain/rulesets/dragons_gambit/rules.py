@@ -6,17 +6,14 @@ list of legal commands can never disagree with what `decide` accepts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Literal, cast
+from typing import Literal
 
 from domain.chance import Chance
 from domain.decision import Decision, GameEnded
-from domain.event_types import Payload
 from domain.ruleset import (
     Command,
     Event,
     RuleViolation,
-    State,
     chance_event,
     check_game_running,
     check_seat_in_match,
@@ -172,26 +169,20 @@ def check_command(state: DragonsState, seat: str, command: Command) -> None:
 # --- decide -----------------------------------------------------------------------------------
 
 
-def _match_over(state: State) -> bool:
+def _match_over(state: DragonsState) -> bool:
     return state["phase"] == "over"
 
 
-class Pad(Decision):
-    """Decide's scratch pad (domain.decision) over this game's state, which `table` reads typed."""
+class Pad(Decision[DragonsState]):
+    """Decide's scratch pad (domain.decision) over this game's state, which `table` reads."""
 
     def __init__(self, state: DragonsState, chance: Chance, stop_at_match_end: bool = False) -> None:
-        # Decision holds the framework's untyped State; this game's state is that dict, typed.
-        fold = cast(Callable[[State, Event], State], evolve)
-        super().__init__(cast(State, state), chance, fold, ended=_match_over if stop_at_match_end else None)
+        super().__init__(state, chance, evolve, ended=_match_over if stop_at_match_end else None)
 
     @property
     def table(self) -> DragonsState:
         """The state as it stands after the events decided so far."""
-        return cast(DragonsState, self.state)
-
-    def record(self, payload: Payload, audience: tuple[str, ...] | None = None, opens: tuple[int, ...] = ()) -> None:
-        """Emit the event recording a typed payload (its audience when it has a secret)."""
-        self.add(payload.event(audience, opens))
+        return self.state
 
 
 def _deal_round(d: Pad) -> None:

@@ -5,8 +5,6 @@ emitted record to its declaration and the spec's event schemas are generated fro
 key that is also a secret key (a set card's `card`, `id`, `window`) has a field name of its own.
 """
 
-# ruff: noqa: RUF009 - `hidden`, `optional` and `keyed` are dataclasses.field specs, not shared default values
-
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence

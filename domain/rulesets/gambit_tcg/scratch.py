@@ -7,12 +7,8 @@ was emitted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import cast
-
 from domain.chance import Chance
 from domain.decision import Decision
-from domain.ruleset import Event, State
 
 from .board import TcgState
 from .effects import lethal_units
@@ -26,19 +22,11 @@ def game_ended(state: TcgState) -> bool:
     return state["result"] is not None
 
 
-class TcgDecision(Decision):
+class TcgDecision(Decision[TcgState]):
     """A gambit-tcg decision: the shared scratch pad plus the draws, deaths and state checks rules emit through."""
 
-    # The shared scratch pad holds any game's plain-dict state; this one's is a TcgState.
-    state: TcgState  # type: ignore[assignment]
-
     def __init__(self, state: TcgState, chance: Chance | None) -> None:
-        super().__init__(
-            cast(State, state),
-            chance,
-            cast(Callable[[State, Event], State], evolve),
-            ended=cast(Callable[[State], bool], game_ended),
-        )
+        super().__init__(state, chance, evolve, ended=game_ended)
 
     def draw(self, seat: str, count: int, reason: str) -> None:
         """Draw `count` cards; a seat that must draw from an empty deck loses."""

@@ -9,12 +9,11 @@ plain JSON data; see state.py for what each key holds.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, NotRequired, TypedDict, TypeVar, cast
+from typing import Any, Literal, NotRequired, TypedDict, TypeVar
 
 from domain.chance import Chance
 from domain.decision import Decision
-from domain.event_types import Payload
-from domain.ruleset import Event, State
+from domain.ruleset import Event
 
 Side = Literal["pilots", "coach"]
 DeckName = Literal["pilot", "coach"]
@@ -291,18 +290,13 @@ def throwdown_of(state: GattaiState) -> ThrowdownState:
     return throwdown
 
 
-class ConflictPad(Decision):
-    """Decide's scratch pad (domain.decision) over a conflict's state, which `conflict` reads typed."""
+class ConflictPad(Decision[GattaiState]):
+    """Decide's scratch pad (domain.decision) over a conflict's state, which `conflict` reads."""
 
     def __init__(self, state: GattaiState, chance: Chance, fold: Callable[[GattaiState, Event], GattaiState]) -> None:
-        # Decision holds the framework's untyped State; this game's state is that dict, typed.
-        super().__init__(cast(State, state), chance, cast(Callable[[State, Event], State], fold))
+        super().__init__(state, chance, fold)
 
     @property
     def conflict(self) -> GattaiState:
         """The state as it stands after the events decided so far."""
-        return cast(GattaiState, self.state)
-
-    def record(self, payload: Payload, audience: tuple[str, ...] | None = None, opens: tuple[int, ...] = ()) -> None:
-        """Emit the event recording a typed payload (its audience when it has a secret)."""
-        self.add(payload.event(audience, opens))
+        return self.state
