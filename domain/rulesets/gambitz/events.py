@@ -2,9 +2,9 @@
 
 Each kind is a frozen dataclass of its record's public and secret keys (domain/event_types.py);
 the fold (state.py) dispatches on these types. decide and setup (rules.py) build every event
-but the shuffles' from the functions below, and `derived_public` / `derived_secret` call the
-same ones on the replayed state, so the record and its check can never disagree. Only the seat
-whose turn it is ever acts.
+from the functions below (a shuffle's chance part comes from its draw), and `derived_public` /
+`derived_secret` call the same ones on the replayed state, so the record and its check can never
+disagree. Only the seat whose turn it is ever acts.
 """
 
 # ruff: noqa: RUF009 - `hidden` is a dataclasses.field spec (a secret key), not a shared default value
@@ -46,13 +46,18 @@ class DeckShuffled(Payload):
 
 
 @dataclass(frozen=True, kw_only=True)
-class CardsRefilled(Payload):
-    """A seat's hand topped back up to three from the top of the deck: the cards for that seat alone."""
+class CardsMovedUnseen(Payload):
+    """Cards moving between the deck and a hand: how many and the deck's size after in public, the cards for the seat."""
 
     seat: str
     count: int
     deck_size: int
     cards: list[str] = hidden()
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsRefilled(CardsMovedUnseen):
+    """A seat's hand topped back up to three from the top of the deck."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,13 +101,8 @@ class QueenMoved(Payload):
 
 
 @dataclass(frozen=True, kw_only=True)
-class CardsReturned(Payload):
+class CardsReturned(CardsMovedUnseen):
     """A Knight's power: cards from the hand go under the deck, in this order (which the seat alone sees)."""
-
-    seat: str
-    count: int
-    deck_size: int
-    cards: list[str] = hidden()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -285,7 +285,8 @@ def derived_public(state: GambitzState, event: Event) -> dict | None:
     # Bishop's move and a Knight's returned cards, which are the seat's to choose; the count of
     # returned cards restates the (then opened) secret. Only the seat whose turn it is acts.
     kind, pub = event.kind, event.public
-    # The seat on turn acts; a replayed record of a turn while nobody is on turn fails its check.
+    # Nobody is on turn only before the start and after the end, when no seat's record is due:
+    # one recorded then fails the replay, as it always did.
     turn = cast(str, state["turn"])
     if kind == "DeckShuffled":
         return shuffle_public(state)
