@@ -399,12 +399,14 @@ def test_a_shown_hand_reveals_the_records_that_dealt_and_drew_it():
 
 def test_a_card_a_knight_sent_back_unseen_keeps_its_record_sealed_when_the_hand_is_shown():
     state = gz.initial_state(config_from_dict(gz.Config, {}), ["p1", "p2"])
-    for event in (Event("CardsDealt", {"seat": "p1"}, {"cards": ["1-blue", "2-blue", "3-blue"]}, ("p1",), (), 5),
-                  Event("CardsDrawn", {"seat": "p1"}, {"cards": ["4-blue"]}, ("p1",), (), 7),
+    for event in (Event("CardsDealt", {"seat": "p1", "count": 3, "deck_size": 57},
+                        {"cards": ["1-blue", "2-blue", "3-blue"]}, ("p1",), (), 5),
+                  Event("CardsDrawn", {"seat": "p1", "count": 1, "deck_size": 56}, {"cards": ["4-blue"]}, ("p1",), (), 7),
                   Event("CardPlayed", {"seat": "p1", "card": "4-blue", "stack": "4", "position": 1, "points": 0,
                                        "locks": False}, None, None, (), 8),
-                  Event("CardsReturned", {"seat": "p1"}, {"cards": ["2-blue"]}, ("p1",), (), 9),
-                  Event("CardsDrawn", {"seat": "p1"}, {"cards": ["5-blue"]}, ("p1",), (), 10)):
+                  Event("CardsReturned", {"seat": "p1", "count": 1, "deck_size": 57}, {"cards": ["2-blue"]},
+                        ("p1",), (), 9),
+                  Event("CardsDrawn", {"seat": "p1", "count": 1, "deck_size": 56}, {"cards": ["5-blue"]}, ("p1",), (), 10)):
         gz.evolve(state, event)
     # The played card's record has nothing left to show; the deal lost a card to the deck unseen.
     assert revealed_by_showing(state, "p1") == (10,)

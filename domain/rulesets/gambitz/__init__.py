@@ -52,8 +52,10 @@ taken where the seed and the rules page are silent, so that replays and clients 
   `penalties` as positive amounts and `scores` = points - penalties.
 
 Files: cards (deck, ranks, scoring data), config, commands, table (where a card may go, powers,
-a stuck hand), events (event parts, derived_secret/public), state (initial_state, evolve), rules
-(setup, decide and its checks, outcome), legal, view (view, catalogue), readjudicate.
+a stuck hand), events (every event kind as a typed payload, EVENTS; their builders,
+derived_secret/public), state (GambitzState, initial_state, one fold per payload type in FOLDS,
+evolve), rules (setup, decide and its checks, outcome), legal, view (view per viewer, VIEWS;
+catalogue), readjudicate.
 """
 
 from __future__ import annotations
@@ -61,12 +63,12 @@ from __future__ import annotations
 from .cards import CARDS, DEFAULT_SCORING, STACK_RANKS
 from .commands import COMMANDS, PassTurn, PlayCard, RedrawHand
 from .config import Config, join_options, seat_names
-from .events import derived_public, derived_secret
+from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
-from .state import evolve, initial_state
-from .view import catalogue, view
+from .state import FOLDS, GambitzState, evolve, initial_state
+from .view import VIEWS, catalogue, view
 
 RULESET_ID = "gambitz"
 
@@ -74,9 +76,13 @@ __all__ = [
     "CARDS",
     "COMMANDS",
     "DEFAULT_SCORING",
+    "EVENTS",
+    "FOLDS",
     "RULESET_ID",
     "STACK_RANKS",
+    "VIEWS",
     "Config",
+    "GambitzState",
     "PassTurn",
     "PlayCard",
     "RedrawHand",

@@ -1,19 +1,168 @@
-"""The parts of each Gambitz event kind, built from the state before it; what the verifier re-derives.
+"""Every Gambitz event kind as a typed payload (`EVENTS`), and the parts each is built from.
 
-decide and setup (rules.py) build every public part and every dealt or drawn secret with these
-functions, and `derived_public` / `derived_secret` call the same ones on the replayed state, so
-the record and its check can never disagree. Only the seat whose turn it is ever acts.
+Each kind is a frozen dataclass of its record's public and secret keys (domain/event_types.py);
+the fold (state.py) dispatches on these types. decide and setup (rules.py) build every event
+from the functions below (a shuffle's chance part comes from its draw), and `derived_public` /
+`derived_secret` call the same ones on the replayed state, so the record and its check can never
+disagree. Only the seat whose turn it is ever acts.
 """
+
+# ruff: noqa: RUF009 - `hidden` is a dataclasses.field spec (a secret key), not a shared default value
 
 from __future__ import annotations
 
-from domain.ruleset import Event, State
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, TypedDict, cast
+
+from domain.event_types import EventTypes, Payload, hidden, keyed, optional
+from domain.ruleset import Event
 
 from .cards import HAND_SIZE, group_of, rank_of
 from .table import next_position
 
+if TYPE_CHECKING:
+    from .state import GambitzState
 
-def shuffle_public(state: State) -> dict:
+
+class ShuffleDescriptor(TypedDict):
+    """The `chance` of a shuffle: a permutation of the `n` cards of the whole deck, drawn under `purpose`."""
+
+    draw: Literal["permutation"]
+    purpose: str
+    n: int
+
+
+# --- the event kinds ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeckShuffled(Payload):
+    """The whole deck shuffled (at setup or for a redraw); the permutation is for organizers only."""
+
+    reason: Literal["setup", "redraw"]
+    deck_size: int
+    chance: ShuffleDescriptor
+    order: list[int] = hidden(key="chance_result")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsMovedUnseen(Payload):
+    """Cards moving between the deck and a hand: how many and the deck's size after in public, the cards for the seat."""
+
+    seat: str
+    count: int
+    deck_size: int
+    cards: list[str] = hidden()
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsRefilled(CardsMovedUnseen):
+    """A seat's hand topped back up to three from the top of the deck."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsDealt(CardsRefilled):
+    """A seat's opening hand, dealt at setup."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsDrawn(CardsRefilled):
+    """The cards the seat draws after a play (1 + any a Knight returned) or after a redraw (3)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameStarted(Payload):
+    """Every seat holds its hand: the seats, and the one that plays first."""
+
+    seats: list[str]
+    first_seat: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardPlayed(Payload):
+    """A card laid on a stack: the position it takes, the points it scores, whether (a Queen) it locks the stack."""
+
+    seat: str
+    card: str
+    stack: str
+    position: int
+    points: int
+    locks: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class QueenMoved(Payload):
+    """A Bishop's power: the Queen locking one stack now locks another."""
+
+    seat: str
+    queen: str
+    source: str = keyed("from")
+    target: str = keyed("to")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsReturned(CardsMovedUnseen):
+    """A Knight's power: cards from the hand go under the deck, in this order (which the seat alone sees)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandShown(Payload):
+    """A stuck hand shown to everyone: returned for a redraw, or (`kept`, the deck empty) kept face up."""
+
+    seat: str
+    cards: list[str]
+    deck_size: int
+    kept: bool = optional(False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnPassed(Payload):
+    """A seat that could play no card passed."""
+
+    seat: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnBegan(Payload):
+    """The next seat holding cards is to play."""
+
+    seat: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameEnded(Payload):
+    """The game is over: every hand is empty, or the deck is empty and every seat holding cards passed."""
+
+    reason: Literal["all_hands_empty", "no_card_can_be_played"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatTimedOut(Payload):
+    """A seat ran out of time and forfeits: the game ends at once."""
+
+    seat: str
+
+
+EVENTS = EventTypes(
+    DeckShuffled,
+    CardsDealt,
+    CardsDrawn,
+    GameStarted,
+    CardPlayed,
+    QueenMoved,
+    CardsReturned,
+    HandShown,
+    TurnPassed,
+    TurnBegan,
+    GameEnded,
+    SeatTimedOut,
+)
+
+
+# --- the parts each event is built from ----------------------------------------------------------
+
+
+def shuffle_public(state: GambitzState) -> dict:
     """The public part of a shuffle of the whole deck: why, its size, and the size the permutation draws over."""
     # The deck is shuffled at setup and for a redraw only, and always whole: a smaller `n` would
     # drop the cards past it (evolve keeps only the permuted positions).
@@ -25,59 +174,58 @@ def shuffle_public(state: State) -> dict:
     }
 
 
-def refill(state: State, seat: str) -> dict:
-    """The secret of a deal or draw: the top cards of the deck that bring the hand back to three."""
+def refill(state: GambitzState, seat: str, kind: type[CardsRefilled]) -> CardsRefilled:
+    """A deal or draw: the top cards of the deck that bring the hand back to three, and the deck's size after."""
     # Every deal and draw is this refill: the opening deal, "draw 1 + k" after a play (the hand
     # holds 3 while the deck has cards; once it is empty only returned cards come back) and the
     # redraw's 3 after the hand was returned.
     count = max(HAND_SIZE - len(state["hands"][seat]), 0)
-    return {"cards": state["deck"][:count]}
+    cards = state["deck"][:count]
+    return kind(seat=seat, count=len(cards), deck_size=len(state["deck"]) - len(cards), cards=cards)
 
 
-def refill_public(state: State, seat: str) -> dict:
-    """The public part of a deal or draw: how many cards the refill takes, and the deck's size after."""
-    count = len(refill(state, seat)["cards"])
-    return {"seat": seat, "count": count, "deck_size": len(state["deck"]) - count}
-
-
-def dealt_seat(state: State) -> str | None:
+def dealt_seat(state: GambitzState) -> str | None:
     """The seat the opening deal serves next: the first, in seat order, with no cards yet."""
     return next((seat for seat in state["seats"] if not state["hands"][seat]), None)
 
 
-def started_public(state: State) -> dict:
-    """The public part of the game's start: the seats and the opening seat, as configured."""
-    return {"seats": list(state["seats"]), "first_seat": state["first_seat"]}
+def game_started(state: GambitzState) -> GameStarted:
+    """The game's start: the seats and the opening seat, as configured."""
+    return GameStarted(seats=list(state["seats"]), first_seat=state["first_seat"])
 
 
-def played_public(state: State, seat: str, card: str, stack: str | None) -> dict:
-    """The public part of a play: the stack it goes on, the position it takes and the points it scores."""
+def card_played(state: GambitzState, seat: str, card: str, stack: str | None) -> CardPlayed:
+    """A play: the stack it goes on, the position it takes and the points it scores."""
     # Only a Queen's stack is the seat's choice; every other card goes on its own rank's stack,
-    # and the position and points follow from that stack and the scoring table.
+    # and the position and points follow from that stack and the scoring table. (A Queen's
+    # stack is never None once decide's checks passed; a replayed record may hold anything.)
     rank = rank_of(card)
     position = next_position(state, rank)
-    return {
-        "seat": seat,
-        "card": card,
-        "stack": stack if rank == "queen" else rank,
-        "position": position,
-        "points": state["scoring"][group_of(rank)][str(position)],
-        "locks": rank == "queen",
-    }
+    return CardPlayed(
+        seat=seat,
+        card=card,
+        stack=cast(str, stack) if rank == "queen" else rank,
+        position=position,
+        points=state["scoring"][group_of(rank)][str(position)],
+        locks=rank == "queen",
+    )
 
 
-def queen_moved_public(state: State, seat: str, source: str, target: str) -> dict:
-    """The public part of a Bishop's Queen move: the Queen locking `source` now locks `target`."""
-    return {"seat": seat, "queen": state["stacks"][source]["queen"], "from": source, "to": target}
+def queen_moved(state: GambitzState, seat: str, source: str, target: str) -> QueenMoved:
+    """A Bishop's Queen move: the Queen locking `source` now locks `target`."""
+    # decide's checks let a Bishop move a Queen only from a locked stack; on a replayed record
+    # naming an unlocked one the Queen is None, which then differs from the recorded Queen.
+    queen = cast(str, state["stacks"][source]["queen"])
+    return QueenMoved(seat=seat, queen=queen, source=source, target=target)
 
 
-def returned_public(state: State, seat: str, cards: list[str]) -> dict:
-    """The public part of a Knight's return: how many cards go under the deck, and its size after."""
-    return {"seat": seat, "count": len(cards), "deck_size": len(state["deck"]) + len(cards)}
+def cards_returned(state: GambitzState, seat: str, cards: list[str]) -> CardsReturned:
+    """A Knight's return: the cards (secret), how many go under the deck, and its size after."""
+    return CardsReturned(seat=seat, count=len(cards), deck_size=len(state["deck"]) + len(cards), cards=cards)
 
 
-def shown_public(state: State, seat: str) -> dict:
-    """The public part of a shown hand: the whole hand, and the deck's size once it is returned.
+def hand_shown(state: GambitzState, seat: str) -> HandShown:
+    """A shown hand: the whole hand, and the deck's size once it is returned.
 
     A redraw returns the hand to the deck. With an empty deck there is no redraw: the stuck hand
     is shown as the seat passes and stays in its hand (`kept`), face up. Which of the two it is
@@ -85,11 +233,11 @@ def shown_public(state: State, seat: str) -> dict:
     """
     hand = list(state["hands"][seat])
     if not state["deck"]:
-        return {"seat": seat, "cards": hand, "deck_size": 0, "kept": True}
-    return {"seat": seat, "cards": hand, "deck_size": len(state["deck"]) + len(hand)}
+        return HandShown(seat=seat, cards=hand, deck_size=0, kept=True)
+    return HandShown(seat=seat, cards=hand, deck_size=len(state["deck"]) + len(hand))
 
 
-def revealed_by_showing(state: State, seat: str) -> tuple[int, ...]:
+def revealed_by_showing(state: GambitzState, seat: str) -> tuple[int, ...]:
     """The deal and draw records a shown hand reveals to everyone: those that brought its cards.
 
     Every card such a record holds is public once the hand is shown: the rest were played face up.
@@ -97,15 +245,14 @@ def revealed_by_showing(state: State, seat: str) -> tuple[int, ...]:
     What opening adds is only when each shown card arrived, of a hand that goes back into the
     deck and is reshuffled at once (a redraw) or stays face up with the seat (an empty deck).
     """
-    return tuple(entry["version"] for entry in state.get("received", {}).get(seat, []) if not entry["tainted"])
+    return tuple(
+        entry["version"]
+        for entry in state.get("received", {}).get(seat, [])
+        if not entry["tainted"] and entry["version"] is not None
+    )
 
 
-def passed_public(seat: str) -> dict:
-    """The public part of a pass: who passed."""
-    return {"seat": seat}
-
-
-def next_turn(state: State, seat: str) -> tuple[str, dict]:
+def next_turn(state: GambitzState, seat: str) -> TurnBegan | GameEnded:
     """After `seat`'s play or pass (already folded into `state`): the next seat with cards, or the end.
 
     The end is a fact of the rules, decided here and recorded as GameEnded (evolve only applies
@@ -115,52 +262,54 @@ def next_turn(state: State, seat: str) -> tuple[str, dict]:
     seats, hands = state["seats"], state["hands"]
     holding = [s for s in seats if hands[s]]
     if not holding:
-        return "GameEnded", {"reason": "all_hands_empty"}
+        return GameEnded(reason="all_hands_empty")
     if not state["deck"] and all(s in state["passed"] for s in holding):
-        return "GameEnded", {"reason": "no_card_can_be_played"}
+        return GameEnded(reason="no_card_can_be_played")
     at = seats.index(seat)
     following = seats[at + 1 :] + seats[: at + 1]
-    return "TurnBegan", {"seat": next(s for s in following if hands[s])}
+    return TurnBegan(seat=next(s for s in following if hands[s]))
 
 
-def derived_secret(state: State, event: Event) -> dict | None:
+def derived_secret(state: GambitzState, event: Event) -> dict | None:
     """The cards a deal or draw takes off the replayed deck; None for other events."""
     # A shuffle's secret is only its chance result (re-derived from the seed by the verifier),
     # and the cards a Knight returns are the seat's own choice.
     if event.kind in ("CardsDealt", "CardsDrawn"):
-        return refill(state, event.public["seat"])
+        return refill(state, event.public["seat"], CardsRefilled).parts()[1]
     return None
 
 
-def derived_public(state: State, event: Event) -> dict | None:
+def derived_public(state: GambitzState, event: Event) -> dict | None:
     """What the replayed state fixes of an event's public part; None when it is all a seat's choice."""
     # Everything here follows from the state but the card played (and a Queen's stack), a
     # Bishop's move and a Knight's returned cards, which are the seat's to choose; the count of
     # returned cards restates the (then opened) secret. Only the seat whose turn it is acts.
     kind, pub = event.kind, event.public
-    turn = state["turn"]
+    # Nobody is on turn only before the start and after the end, when no seat's record is due:
+    # one recorded then fails the replay, as it always did.
+    turn = cast(str, state["turn"])
     if kind == "DeckShuffled":
         return shuffle_public(state)
     if kind == "CardsDealt":
         seat = dealt_seat(state)
         # Once every seat holds its opening hand no deal is due: no recorded seat can match None.
-        return {"seat": None} if seat is None else refill_public(state, seat)
+        return {"seat": None} if seat is None else refill(state, seat, CardsDealt).parts()[0]
     if kind == "CardsDrawn":
-        return refill_public(state, turn)
+        return refill(state, turn, CardsDrawn).parts()[0]
     if kind == "GameStarted":
-        return started_public(state)
+        return game_started(state).parts()[0]
     if kind == "CardPlayed":
-        return played_public(state, turn, pub["card"], pub.get("stack"))
+        return card_played(state, turn, pub["card"], pub.get("stack")).parts()[0]
     if kind == "QueenMoved":
-        return queen_moved_public(state, turn, pub["from"], pub["to"])
+        return queen_moved(state, turn, pub["from"], pub["to"]).parts()[0]
     if kind == "CardsReturned":
         cards = (event.secret or {}).get("cards")
-        return {"seat": turn} if cards is None else returned_public(state, turn, cards)
+        return {"seat": turn} if cards is None else cards_returned(state, turn, cards).parts()[0]
     if kind == "HandShown":
-        return shown_public(state, turn)
+        return hand_shown(state, turn).parts()[0]
     if kind == "TurnPassed":
-        return passed_public(turn)
+        return TurnPassed(seat=turn).parts()[0]
     if kind in ("TurnBegan", "GameEnded"):
         # Which of the two follows is fixed too: the other kind's key is then missing.
-        return next_turn(state, turn)[1]
+        return next_turn(state, turn).parts()[0]
     return None

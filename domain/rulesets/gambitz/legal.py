@@ -10,25 +10,27 @@ to `legal_choices`.
 from __future__ import annotations
 
 from domain.choices import Choice
-from domain.ruleset import Command, State, passes
+from domain.ruleset import Command, passes
 
 from .cards import STACK_RANKS, rank_of
 from .commands import PassTurn, PlayCard, RedrawHand
 from .rules import check_may_pass, check_may_redraw, check_move
+from .state import GambitzState
 from .table import knight_returns, placement_problem, queen_moves
 
 
-def to_act(state: State) -> list[str]:
+def to_act(state: GambitzState) -> list[str]:
     """The seat whose turn it is (nobody before the deal or after the end)."""
-    return [state["turn"]] if state["phase"] == "play" else []
+    turn = state["turn"]
+    return [turn] if state["phase"] == "play" and turn is not None else []
 
 
-def may_act(state: State) -> list[str]:
+def may_act(state: GambitzState) -> list[str]:
     """Nobody: every Gambitz action (powers included) is taken on the seat's own turn."""
     return []
 
 
-def _candidate_plays(state: State, seat: str) -> list[PlayCard]:
+def _candidate_plays(state: GambitzState, seat: str) -> list[PlayCard]:
     """Every play worth asking decide's checks about: each card of the hand on each stack it names, with each power."""
     plays: list[PlayCard] = []
     for card in state["hands"][seat]:
@@ -44,7 +46,7 @@ def _candidate_plays(state: State, seat: str) -> list[PlayCard]:
     return plays
 
 
-def legal_commands(state: State, seat: str) -> list[Command]:
+def legal_commands(state: GambitzState, seat: str) -> list[Command]:
     """Every command decide accepts now, once each: the forced redraw, else every play (powers included), else pass."""
     if seat not in to_act(state):
         return []
@@ -67,6 +69,6 @@ def legal_commands(state: State, seat: str) -> list[Command]:
     return commands
 
 
-def legal_choices(state: State, seat: str) -> list[Choice]:
+def legal_choices(state: GambitzState, seat: str) -> list[Choice]:
     """None: every legal Gambitz command is listed by legal_commands (at most a few dozen)."""
     return []

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from domain.ruleset import Event, State
+from domain.ruleset import Event
+
+from .state import GambitzState
 
 
-def readjudicate(state: State, event: Event) -> dict:
+def readjudicate(state: GambitzState, event: Event) -> dict:
     """Gambitz has no bluff calls, so no record of it is a ruling to re-adjudicate."""
     raise ValueError(f"a {event.kind} is not a ruling: gambitz records no rulings")

@@ -6,82 +6,104 @@ running the same checks, so a listed move and an accepted one can never differ.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import cast
 
+from domain.chance import Chance
 from domain.decision import Decision
+from domain.event_types import Payload
 from domain.ruleset import Command, Event, RuleViolation, State, check_game_running, check_seat_to_act
 
 from .cards import KNOWN_CARDS, STACK_RANKS, group_of, has_power, rank_of
 from .commands import PassTurn, PlayCard, RedrawHand
 from .config import Config
 from .events import (
+    CardsDealt,
+    CardsDrawn,
+    CardsRefilled,
+    SeatTimedOut,
+    TurnPassed,
+    card_played,
+    cards_returned,
+    game_started,
+    hand_shown,
     next_turn,
-    passed_public,
-    played_public,
-    queen_moved_public,
+    queen_moved,
     refill,
-    refill_public,
-    returned_public,
     revealed_by_showing,
-    shown_public,
     shuffle_public,
-    started_public,
 )
-from .state import evolve, initial_state
+from .state import GambitzState, evolve, initial_state
 from .table import is_playable, knight_returns, must_redraw, must_show, next_position, placement_problem, queen_moves
 
 # --- emitting through the scratch pad -------------------------------------------------------------
 
 
-def _shuffle(decision: Decision, purpose: str) -> None:
+class Pad(Decision):
+    """Decide's scratch pad (domain.decision) over the Gambitz state, which the event builders read typed."""
+
+    def __init__(self, state: GambitzState, chance: Chance) -> None:
+        # Decision holds the framework's untyped State; this game's state is that dict, typed.
+        super().__init__(cast(State, state), chance, cast(Callable[[State, Event], State], evolve))
+
+    @property
+    def table(self) -> GambitzState:
+        """The state as it stands after the events decided so far."""
+        return cast(GambitzState, self.state)
+
+    def record(self, payload: Payload, audience: tuple[str, ...] | None = None, opens: tuple[int, ...] = ()) -> None:
+        """Emit the event recording a typed payload (its audience when it has a secret)."""
+        self.add(payload.event(audience, opens))
+
+
+def _shuffle(pad: Pad, purpose: str) -> None:
     """A hidden shuffle of the whole deck (organizers only)."""
-    public = shuffle_public(decision.state)
-    drawn = decision.chance.permutation(purpose, public["chance"]["n"])
-    decision.emit_chance("DeckShuffled", drawn, {"reason": public["reason"], "deck_size": public["deck_size"]})
+    public = shuffle_public(pad.table)
+    drawn = pad.chance.permutation(purpose, public["chance"]["n"])
+    pad.emit_chance("DeckShuffled", drawn, {"reason": public["reason"], "deck_size": public["deck_size"]})
 
 
-def _refill(decision: Decision, kind: str, seat: str) -> None:
+def _refill(pad: Pad, kind: type[CardsRefilled], seat: str) -> None:
     """A deal or draw topping the seat's hand up from the top of the deck, secret to the seat."""
-    decision.emit(kind, refill_public(decision.state, seat), refill(decision.state, seat), (seat,))
+    pad.record(refill(pad.table, seat, kind), (seat,))
 
 
-def _pass_turn_on(decision: Decision, seat: str) -> None:
+def _pass_turn_on(pad: Pad, seat: str) -> None:
     """The next seat's turn, or the end of the game."""
-    kind, public = next_turn(decision.state, seat)
-    decision.emit(kind, public)
+    pad.record(next_turn(pad.table, seat))
 
 
 # --- setup --------------------------------------------------------------------------------------
 
 
-def setup(config: Config, seats: list[str], chance: Any, seat_options: dict[str, dict] | None = None) -> list[Event]:
+def setup(config: Config, seats: list[str], chance: Chance, seat_options: dict[str, dict] | None = None) -> list[Event]:
     """Shuffle (hidden), deal 3 secret cards to each seat, then the first seat is to play (no join options)."""
     # One hidden shuffle and each seat taking the top 3 in turn: a uniform shuffle makes this the
     # same as dealing round-robin.
-    decision = Decision(initial_state(config, seats), chance, evolve)
-    _shuffle(decision, "shuffle")
+    pad = Pad(initial_state(config, seats), chance)
+    _shuffle(pad, "shuffle")
     for seat in seats:  # the order `dealt_seat` gives the verifier: the first seat still empty-handed
-        _refill(decision, "CardsDealt", seat)
-    decision.emit("GameStarted", started_public(decision.state))
-    return decision.events
+        _refill(pad, CardsDealt, seat)
+    pad.record(game_started(pad.table))
+    return pad.events
 
 
 # --- decide's named checks ----------------------------------------------------------------------
 
 
-def check_dealt(state: State) -> None:
+def check_dealt(state: GambitzState) -> None:
     """No command is taken before the cards are dealt (`not_started`)."""
     if state["phase"] != "play":
         raise RuleViolation("not_started", "the cards have not been dealt yet")
 
 
-def check_not_stuck(state: State, seat: str) -> None:
+def check_not_stuck(state: GambitzState, seat: str) -> None:
     """A seat whose hand must be redrawn may do nothing else first (`must_redraw`)."""
     if must_redraw(state, seat):
         raise RuleViolation("must_redraw", "a hand of Queens that cannot be played must be redrawn")
 
 
-def check_card(state: State, seat: str, card: object) -> None:
+def check_card(state: GambitzState, seat: str, card: object) -> None:
     """The card is a real card in the seat's hand (`unknown_card`, `card_not_in_hand`)."""
     if not isinstance(card, str) or card not in KNOWN_CARDS:
         raise RuleViolation("unknown_card", f"no card {card!r} in this game")
@@ -103,14 +125,14 @@ def check_stack(card: str, stack: object) -> str:
     return rank
 
 
-def check_placement(state: State, rank: str, stack: str) -> None:
+def check_placement(state: GambitzState, rank: str, stack: str) -> None:
     """The stack takes a card of this rank now (`stack_locked`, `stack_full`, `queen_on_castle`, ...)."""
     problem = placement_problem(state, rank, stack)
     if problem is not None:
         raise RuleViolation(*problem)
 
 
-def check_queen_move(state: State, card: str, move: tuple[object, object]) -> None:
+def check_queen_move(state: GambitzState, card: str, move: tuple[object, object]) -> None:
     """A Queen move comes only with a 2nd or 3rd Bishop, from a locked stack to an open non-Castle stack of 3."""
     if move == (None, None):
         return
@@ -121,7 +143,7 @@ def check_queen_move(state: State, card: str, move: tuple[object, object]) -> No
         raise RuleViolation("invalid_queen_move", "move a locking Queen to another non-Castle stack of exactly 3 cards")
 
 
-def check_knight_return(state: State, seat: str, card: str, returned: object) -> None:
+def check_knight_return(state: GambitzState, seat: str, card: str, returned: object) -> None:
     """Cards go back only with a 2nd or 3rd Knight: one or both of the others held, each once, in any order."""
     if not isinstance(returned, (tuple, list)):
         raise RuleViolation("invalid_knight_return", "knight_return lists card ids")
@@ -134,13 +156,13 @@ def check_knight_return(state: State, seat: str, card: str, returned: object) ->
         raise RuleViolation("invalid_knight_return", "return one or both of the other cards you held, once each")
 
 
-def check_play(state: State, seat: str, command: PlayCard) -> str:
+def check_play(state: GambitzState, seat: str, command: PlayCard) -> str:
     """Every check a play must pass, in the order decide reports them; returns the stack the card goes on."""
     check_not_stuck(state, seat)
     return check_move(state, seat, command)
 
 
-def check_move(state: State, seat: str, command: PlayCard) -> str:
+def check_move(state: GambitzState, seat: str, command: PlayCard) -> str:
     """The checks of a play after `check_not_stuck`: the card, its stack, the placement and its power."""
     check_card(state, seat, command.card)
     stack = check_stack(command.card, command.stack)
@@ -150,14 +172,14 @@ def check_move(state: State, seat: str, command: PlayCard) -> str:
     return stack
 
 
-def check_may_pass(state: State, seat: str) -> None:
+def check_may_pass(state: GambitzState, seat: str) -> None:
     """A seat passes only when no redraw is due and no card in its hand can be played (a stuck hand is then shown)."""
     check_not_stuck(state, seat)
     if any(is_playable(state, card) for card in state["hands"][seat]):
         raise RuleViolation("cannot_pass_with_playable_card", "a seat that can play a card must play one")
 
 
-def check_may_redraw(state: State, seat: str) -> None:
+def check_may_redraw(state: GambitzState, seat: str) -> None:
     """A hand is redrawn only when it is stuck, the deck has cards and the seat has not redrawn this turn."""
     if not must_redraw(state, seat):
         raise RuleViolation(
@@ -167,54 +189,55 @@ def check_may_redraw(state: State, seat: str) -> None:
         )
 
 
-def check_turn(state: State, seat: str) -> None:
+def check_turn(state: GambitzState, seat: str) -> None:
     """The game is running and it is this seat's turn (`game_over`, `not_started`, `not_your_turn`)."""
     check_game_running(state["phase"] == "over")
     check_dealt(state)
-    check_seat_to_act(seat, [state["turn"]])
+    turn = state["turn"]  # a seat is on turn once the cards are dealt, until the end
+    check_seat_to_act(seat, [] if turn is None else [turn])
 
 
 # --- decide -------------------------------------------------------------------------------------
 
 
-def _decide_play(state: State, seat: str, command: PlayCard, chance: Any) -> list[Event]:
+def _decide_play(state: GambitzState, seat: str, command: PlayCard, chance: Chance) -> list[Event]:
     stack = check_play(state, seat, command)
-    decision = Decision(state, chance, evolve)
-    decision.emit("CardPlayed", played_public(state, seat, command.card, stack))
+    pad = Pad(state, chance)
+    pad.record(card_played(state, seat, command.card, stack))
     source, target = command.move_queen_from, command.move_queen_to
     if source is not None and target is not None:
-        decision.emit("QueenMoved", queen_moved_public(decision.state, seat, source, target))
+        pad.record(queen_moved(pad.table, seat, source, target))
     returned = list(command.knight_return or ())
     if returned:
-        decision.emit("CardsReturned", returned_public(decision.state, seat, returned), {"cards": returned}, (seat,))
-    if decision.state["deck"]:
-        _refill(decision, "CardsDrawn", seat)
-    _pass_turn_on(decision, seat)
-    return decision.events
+        pad.record(cards_returned(pad.table, seat, returned), (seat,))
+    if pad.table["deck"]:
+        _refill(pad, CardsDrawn, seat)
+    _pass_turn_on(pad, seat)
+    return pad.events
 
 
-def _decide_pass(state: State, seat: str, chance: Any) -> list[Event]:
+def _decide_pass(state: GambitzState, seat: str, chance: Chance) -> list[Event]:
     check_may_pass(state, seat)
-    decision = Decision(state, chance, evolve)
+    pad = Pad(state, chance)
     if must_show(state, seat):
         # A stuck hand with an empty deck cannot be redrawn: it is shown (opening the records
         # that brought it, as a redraw's is) and kept, and the seat passes; nothing is drawn.
-        decision.emit("HandShown", shown_public(state, seat), opens=revealed_by_showing(state, seat))
-    decision.emit("TurnPassed", passed_public(seat))
-    _pass_turn_on(decision, seat)
-    return decision.events
+        pad.record(hand_shown(state, seat), opens=revealed_by_showing(state, seat))
+    pad.record(TurnPassed(seat=seat))
+    _pass_turn_on(pad, seat)
+    return pad.events
 
 
-def _decide_redraw(state: State, seat: str, chance: Any) -> list[Event]:
+def _decide_redraw(state: GambitzState, seat: str, chance: Chance) -> list[Event]:
     check_may_redraw(state, seat)
-    decision = Decision(state, chance, evolve)
-    decision.emit("HandShown", shown_public(state, seat), opens=revealed_by_showing(state, seat))
-    _shuffle(decision, "reshuffle")
-    _refill(decision, "CardsDrawn", seat)
-    return decision.events
+    pad = Pad(state, chance)
+    pad.record(hand_shown(state, seat), opens=revealed_by_showing(state, seat))
+    _shuffle(pad, "reshuffle")
+    _refill(pad, CardsDrawn, seat)
+    return pad.events
 
 
-def decide(state: State, seat: str, command: Command, chance: Any) -> list[Event]:
+def decide(state: GambitzState, seat: str, command: Command, chance: Chance) -> list[Event]:
     """The events of a legal command; RuleViolation for anything the rules do not allow."""
     check_turn(state, seat)
     if isinstance(command, PlayCard):
@@ -229,12 +252,12 @@ def decide(state: State, seat: str, command: Command, chance: Any) -> list[Event
 # --- outcome ------------------------------------------------------------------------------------
 
 
-def penalty_of(state: State, cards: list[str]) -> int:
+def penalty_of(state: GambitzState, cards: list[str]) -> int:
     """The penalty (a positive amount under the default table) for these cards left in hand."""
     return -sum(state["scoring"][group_of(rank_of(card))]["hand"] for card in cards)
 
 
-def outcome(state: State) -> dict | None:
+def outcome(state: GambitzState) -> dict | None:
     """None while playing; then winners (ties share), reason, final scores, points and penalties."""
     if state["phase"] != "over":
         return None
@@ -258,7 +281,7 @@ def outcome(state: State) -> dict | None:
     return result
 
 
-def time_out(state: State, seat: str, chance: Any) -> list[Event]:
+def time_out(state: GambitzState, seat: str, chance: Chance) -> list[Event]:
     """A seat whose time ran out forfeits: the game ends at once (`SeatTimedOut`), reason `time`, and the
     other seats are ranked by their scores as they stand (the forfeiting seat is never among the winners)."""
-    return [Event("SeatTimedOut", {"seat": seat})]
+    return [SeatTimedOut(seat=seat).event()]

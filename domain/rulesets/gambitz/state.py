@@ -1,17 +1,81 @@
-"""The Gambitz state before any event, and the fold of each recorded event into it (never validates)."""
+"""The Gambitz state (`GambitzState`) before any event, and the fold of each event type into it (`FOLDS`).
 
-from __future__ import annotations
+`evolve` is `FOLDS.fold`: one function per payload type declared in events.py. It never validates.
+"""
+
+# No `from __future__ import annotations`: TypedDicts read NotRequired from evaluated annotations.
 
 import copy
-from collections.abc import Callable
+from typing import Literal, NotRequired, TypedDict
 
-from domain.ruleset import Event, State
+from domain.event_types import Folds
+from domain.ruleset import Event
 
 from .cards import CARDS, STACK_RANKS
 from .config import Config
+from .events import (
+    EVENTS,
+    CardPlayed,
+    CardsDealt,
+    CardsDrawn,
+    CardsRefilled,
+    CardsReturned,
+    DeckShuffled,
+    GameEnded,
+    GameStarted,
+    HandShown,
+    QueenMoved,
+    SeatTimedOut,
+    TurnBegan,
+    TurnPassed,
+)
 
 
-def initial_state(config: Config, seats: list[str]) -> State:
+class Pile(TypedDict):
+    """A stack: the cards on it in the order played, and the Queen locking it (None while open)."""
+
+    cards: list[str]
+    queen: str | None
+
+
+class ShownHand(TypedDict):
+    """A hand shown to everyone: by a redraw, or kept face up (`kept`, written only then) with an empty deck."""
+
+    seat: str
+    cards: list[str]
+    kept: NotRequired[bool]
+
+
+class Received(TypedDict):
+    """A deal or draw record that brought cards still in a hand: its version, those cards, whether a Knight sent one back."""
+
+    version: int | None
+    pending: list[str]
+    tainted: bool
+
+
+class GambitzState(TypedDict):
+    """The whole table: the deck in order, every hand and stack, the scores and whose turn it is."""
+
+    seats: list[str]
+    first_seat: str
+    scoring: dict[str, dict[str, int]]
+    phase: Literal["setup", "play", "over"]
+    turn: str | None
+    end_reason: str | None
+    deck: list[str]
+    hands: dict[str, list[str]]
+    stacks: dict[str, Pile]
+    points: dict[str, int]
+    passed: list[str]
+    redrew: bool
+    shown: list[ShownHand]
+    # States snapshotted before `received` was kept lack it (see `_received`).
+    received: NotRequired[dict[str, list[Received]]]
+    forfeited: NotRequired[str]
+
+
+def initial_state(config: Config, seats: list[str]) -> GambitzState:
     """The table before the shuffle: the deck in catalogue order, empty hands and stacks."""
     return {
         "seats": list(seats),
@@ -39,12 +103,12 @@ def _take(cards: list[str], taken: list[str]) -> None:
             cards.remove(card)
 
 
-def _received(state: State, seat: str) -> list[dict]:
+def _received(state: GambitzState, seat: str) -> list[Received]:
     # States snapshotted before `received` was kept lack it; they start tracking from here.
     return state.setdefault("received", {}).setdefault(seat, [])
 
 
-def settle_received(state: State, seat: str, cards: list[str], tainted: bool) -> None:
+def settle_received(state: GambitzState, seat: str, cards: list[str], tainted: bool) -> None:
     """Cards leave the hand: played face up, or (tainted) returned unseen under the deck."""
     entries = _received(state, seat)
     for entry in entries:
@@ -56,111 +120,100 @@ def settle_received(state: State, seat: str, cards: list[str], tainted: bool) ->
     entries[:] = [entry for entry in entries if entry["pending"]]
 
 
-def _shuffled(state: State, event: Event) -> None:
-    """The deck in the permuted order (its result is public or, as Gambitz records it, secret)."""
-    order = (
-        event.public["chance_result"]
-        if "chance_result" in event.public
-        else (event.secret or {}).get("chance_result", [])
-    )
+FOLDS: Folds[GambitzState] = Folds(EVENTS)
+
+
+@FOLDS.on(DeckShuffled)
+def _deck_shuffled(state: GambitzState, shuffled: DeckShuffled, event: Event) -> None:
+    """The deck in the permuted order (the permutation is the record's secret chance result)."""
     deck = state["deck"]
-    state["deck"] = [deck[i] for i in order]
+    state["deck"] = [deck[i] for i in shuffled.order]
 
 
-def _cards_received(state: State, event: Event) -> None:
+def _cards_received(state: GambitzState, received: CardsRefilled, event: Event) -> None:
     """A deal or draw: the secret cards leave the deck for the seat's hand."""
-    seat, cards = event.public["seat"], (event.secret or {}).get("cards", [])
+    seat, cards = received.seat, received.cards
     _take(state["deck"], cards)
     state["hands"][seat].extend(cards)
     if cards:
         _received(state, seat).append({"version": event.version, "pending": list(cards), "tainted": False})
 
 
-def _game_started(state: State, event: Event) -> None:
-    state["phase"], state["turn"] = "play", event.public["first_seat"]
+FOLDS.on(CardsDealt)(_cards_received)
+FOLDS.on(CardsDrawn)(_cards_received)
 
 
-def _card_played(state: State, event: Event) -> None:
+@FOLDS.on(GameStarted)
+def _game_started(state: GambitzState, started: GameStarted, event: Event) -> None:
+    state["phase"], state["turn"] = "play", started.first_seat
+
+
+@FOLDS.on(CardPlayed)
+def _card_played(state: GambitzState, played: CardPlayed, event: Event) -> None:
     """The card goes onto its stack (a Queen locks it), its points count, and the passes start over."""
-    pub = event.public
-    _take(state["hands"][pub["seat"]], [pub["card"]])
-    settle_received(state, pub["seat"], [pub["card"]], tainted=False)
-    pile = state["stacks"][pub["stack"]]
-    if pub["locks"]:
-        pile["queen"] = pub["card"]
+    _take(state["hands"][played.seat], [played.card])
+    settle_received(state, played.seat, [played.card], tainted=False)
+    pile = state["stacks"][played.stack]
+    if played.locks:
+        pile["queen"] = played.card
     else:
-        pile["cards"].append(pub["card"])
-    state["points"][pub["seat"]] += pub["points"]
+        pile["cards"].append(played.card)
+    state["points"][played.seat] += played.points
     state["passed"] = []
 
 
-def _queen_moved(state: State, event: Event) -> None:
-    pub = event.public
-    state["stacks"][pub["from"]]["queen"] = None
-    state["stacks"][pub["to"]]["queen"] = pub["queen"]
+@FOLDS.on(QueenMoved)
+def _queen_moved(state: GambitzState, moved: QueenMoved, event: Event) -> None:
+    state["stacks"][moved.source]["queen"] = None
+    state["stacks"][moved.target]["queen"] = moved.queen
 
 
-def _cards_returned(state: State, event: Event) -> None:
+@FOLDS.on(CardsReturned)
+def _cards_returned(state: GambitzState, returned: CardsReturned, event: Event) -> None:
     """A Knight's return: the secret cards go from the hand under the deck, in the recorded order."""
-    seat, cards = event.public["seat"], (event.secret or {}).get("cards", [])
-    _take(state["hands"][seat], cards)
-    state["deck"].extend(cards)
-    settle_received(state, seat, cards, tainted=True)
+    _take(state["hands"][returned.seat], returned.cards)
+    state["deck"].extend(returned.cards)
+    settle_received(state, returned.seat, returned.cards, tainted=True)
 
 
-def _hand_shown(state: State, event: Event) -> None:
+@FOLDS.on(HandShown)
+def _hand_shown(state: GambitzState, shown: HandShown, event: Event) -> None:
     """A redraw's shown hand goes back into the deck and stays public; the seat has redrawn this turn.
 
     A hand shown with an empty deck (`kept`) stays in the seat's hand, face up: nothing moves.
     """
-    pub = event.public
-    if pub.get("kept"):
-        state["shown"].append({"seat": pub["seat"], "cards": list(pub["cards"]), "kept": True})
+    if shown.kept:
+        state["shown"].append({"seat": shown.seat, "cards": list(shown.cards), "kept": True})
         return
-    _take(state["hands"][pub["seat"]], pub["cards"])
-    state["deck"].extend(pub["cards"])
-    state["shown"].append({"seat": pub["seat"], "cards": list(pub["cards"])})
+    _take(state["hands"][shown.seat], shown.cards)
+    state["deck"].extend(shown.cards)
+    state["shown"].append({"seat": shown.seat, "cards": list(shown.cards)})
     state["redrew"] = True
-    state.setdefault("received", {})[pub["seat"]] = []
+    state.setdefault("received", {})[shown.seat] = []
 
 
-def _turn_passed(state: State, event: Event) -> None:
-    state["passed"].append(event.public["seat"])
+@FOLDS.on(TurnPassed)
+def _turn_passed(state: GambitzState, passed: TurnPassed, event: Event) -> None:
+    state["passed"].append(passed.seat)
 
 
-def _turn_began(state: State, event: Event) -> None:
-    state["turn"], state["redrew"] = event.public["seat"], False
+@FOLDS.on(TurnBegan)
+def _turn_began(state: GambitzState, began: TurnBegan, event: Event) -> None:
+    state["turn"], state["redrew"] = began.seat, False
 
 
-def _game_ended(state: State, event: Event) -> None:
-    state["phase"], state["turn"], state["end_reason"] = "over", None, event.public["reason"]
+@FOLDS.on(GameEnded)
+def _game_ended(state: GambitzState, ended: GameEnded, event: Event) -> None:
+    state["phase"], state["turn"], state["end_reason"] = "over", None, ended.reason
 
 
-def _seat_timed_out(state: State, event: Event) -> None:
+@FOLDS.on(SeatTimedOut)
+def _seat_timed_out(state: GambitzState, timed_out: SeatTimedOut, event: Event) -> None:
     """A seat out of time forfeits (rules.time_out): the game ends at once, and that seat cannot win."""
     state["phase"], state["turn"], state["end_reason"] = "over", None, "time"
-    state["forfeited"] = event.public["seat"]
+    state["forfeited"] = timed_out.seat
 
 
-_EVOLVERS: dict[str, Callable[[State, Event], None]] = {
-    "DeckShuffled": _shuffled,
-    "CardsDealt": _cards_received,
-    "CardsDrawn": _cards_received,
-    "GameStarted": _game_started,
-    "CardPlayed": _card_played,
-    "QueenMoved": _queen_moved,
-    "CardsReturned": _cards_returned,
-    "HandShown": _hand_shown,
-    "TurnPassed": _turn_passed,
-    "TurnBegan": _turn_began,
-    "GameEnded": _game_ended,
-    "SeatTimedOut": _seat_timed_out,
-}
-
-
-def evolve(state: State, event: Event) -> State:
+def evolve(state: GambitzState, event: Event) -> GambitzState:
     """Fold one recorded event into the state (never validates; unknown kinds change nothing)."""
-    evolver = _EVOLVERS.get(event.kind)
-    if evolver is not None:
-        evolver(state, event)
-    return state
+    return FOLDS.fold(state, event)

@@ -7,13 +7,15 @@ only look at the state, never change it, and never raise.
 from __future__ import annotations
 
 import itertools
-
-from domain.ruleset import State
+from typing import TYPE_CHECKING
 
 from .cards import HAND_SIZE, STACK_LIMIT, STACK_RANKS, rank_of
 
+if TYPE_CHECKING:
+    from .state import GambitzState
 
-def placement_problem(state: State, rank: str, stack: str) -> tuple[str, str] | None:
+
+def placement_problem(state: GambitzState, rank: str, stack: str) -> tuple[str, str] | None:
     """Why a card of `rank` cannot go on `stack` now (rule id, detail), or None if it can."""
     pile = state["stacks"][stack]
     if rank == "queen" and stack == "castle":
@@ -30,7 +32,7 @@ def placement_problem(state: State, rank: str, stack: str) -> tuple[str, str] | 
     return None
 
 
-def is_playable(state: State, card: str) -> bool:
+def is_playable(state: GambitzState, card: str) -> bool:
     """Whether a card could be played now (anywhere it may go)."""
     rank = rank_of(card)
     if rank == "queen":
@@ -38,7 +40,7 @@ def is_playable(state: State, card: str) -> bool:
     return placement_problem(state, rank, rank) is None
 
 
-def is_stuck(state: State, seat: str) -> bool:
+def is_stuck(state: GambitzState, seat: str) -> bool:
     """Whether the seat holds a stuck hand: three unplayable cards, three Queens or two and a locked card."""
     hand = state["hands"][seat]
     if len(hand) != HAND_SIZE or any(is_playable(state, card) for card in hand):
@@ -47,12 +49,12 @@ def is_stuck(state: State, seat: str) -> bool:
     return not others or (len(others) == 1 and state["stacks"][rank_of(others[0])]["queen"] is not None)
 
 
-def must_redraw(state: State, seat: str) -> bool:
+def must_redraw(state: GambitzState, seat: str) -> bool:
     """Whether the seat to act is stuck with Queens (and a locked card) and must redraw first."""
     return not state["redrew"] and bool(state["deck"]) and is_stuck(state, seat)
 
 
-def lies_face_up(state: State, seat: str) -> bool:
+def lies_face_up(state: GambitzState, seat: str) -> bool:
     """Whether the seat's whole hand is one it showed and kept (it lies face up for everyone)."""
     hand = sorted(state["hands"][seat])
     return any(
@@ -60,7 +62,7 @@ def lies_face_up(state: State, seat: str) -> bool:
     )
 
 
-def must_show(state: State, seat: str) -> bool:
+def must_show(state: GambitzState, seat: str) -> bool:
     """Whether the seat's pass shows its stuck hand: the deck is empty, so it shows it once and keeps it."""
     # With an empty deck the hand cannot be redrawn; it is shown the first time the seat passes
     # with it. It can never change while it stays stuck (nothing is drawn, nothing played), so a
@@ -68,12 +70,12 @@ def must_show(state: State, seat: str) -> bool:
     return not state["deck"] and is_stuck(state, seat) and not lies_face_up(state, seat)
 
 
-def next_position(state: State, rank: str) -> int:
+def next_position(state: GambitzState, rank: str) -> int:
     """The position (1-4) a card of `rank` would take on its stack; a Queen is always the 4th."""
     return STACK_LIMIT if rank == "queen" else len(state["stacks"][rank]["cards"]) + 1
 
 
-def queen_moves(state: State) -> list[tuple[str, str]]:
+def queen_moves(state: GambitzState) -> list[tuple[str, str]]:
     """The (from, to) Queen moves a Bishop played now onto its stack would allow."""
 
     def natural(stack: str) -> int:
@@ -88,7 +90,7 @@ def queen_moves(state: State) -> list[tuple[str, str]]:
     return [(src, dst) for src in locked for dst in open_three]
 
 
-def knight_returns(state: State, seat: str, knight: str) -> list[tuple[str, ...]]:
+def knight_returns(state: GambitzState, seat: str, knight: str) -> list[tuple[str, ...]]:
     """Every ordered choice of one or both of the other cards held when playing this Knight."""
     others = [card for card in state["hands"][seat] if card != knight]
     return [combo for size in (1, 2) for combo in itertools.permutations(others, size)]

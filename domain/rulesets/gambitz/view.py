@@ -1,17 +1,75 @@
-"""What each viewer sees of a Gambitz table, and the public catalogue of the deck for clients."""
+"""What each viewer sees of a Gambitz table (`VIEWS` declares it per viewer), and the public catalogue of the deck.
 
-from __future__ import annotations
+Everyone sees the stacks, the scores, each hand's size and every shown hand; a seat also sees its
+own hand, an organizer every hand and the deck in order, and once the game is over everyone sees
+all of it (a seat its own hand besides).
+"""
+
+# No `from __future__ import annotations`: TypedDicts read NotRequired from evaluated annotations.
 
 import copy
+from typing import Literal, NotRequired, TypedDict
 
-from domain.ruleset import ORGANIZER, State, Viewer
+from domain.ruleset import ORGANIZER, Viewer
+from domain.view_types import ViewTypes
 
 from .cards import CARDS, DEFAULT_SCORING, HAND_SIZE, STACK_LIMIT, STACK_RANKS, rank_of, suit_of
 from .rules import outcome
+from .state import GambitzState, ShownHand
 from .table import must_redraw
 
 
-def running_scores(state: State) -> dict[str, int]:
+class StackView(TypedDict):
+    """A stack as everyone sees it: its cards, the Queen locking it, and how many cards it holds with her."""
+
+    cards: list[str]
+    queen: str | None
+    locked: bool
+    size: int
+
+
+class TableView(TypedDict):
+    """What everyone sees (a spectator's view while the game runs): no card in any hand but shown ones."""
+
+    phase: Literal["setup", "play", "over"]
+    turn: str | None
+    seats: list[str]
+    first_seat: str
+    deck_size: int
+    stacks: dict[str, StackView]
+    points: dict[str, int]
+    scores: dict[str, int]
+    redraw_due: bool
+    hand_sizes: dict[str, int]
+    passed: list[str]
+    redrew: bool
+    shown_hands: list[ShownHand]
+    scoring: dict[str, dict[str, int]]
+
+
+class SeatView(TableView):
+    """A seat's view while the game runs: the table and its own hand."""
+
+    hand: list[str]
+
+
+class FullView(TableView):
+    """An organizer's view: every hand and the deck in order."""
+
+    hands: dict[str, list[str]]
+    deck: list[str]
+
+
+class EndedView(FullView):
+    """Anyone's view once the game is over: everything, and a seat's own hand besides."""
+
+    hand: NotRequired[list[str]]
+
+
+VIEWS = ViewTypes(seat=SeatView, spectator=TableView, organizer=FullView, ended=EndedView)
+
+
+def running_scores(state: GambitzState) -> dict[str, int]:
     """Each seat's score so far: its points while playing; once the game is over, points minus penalties."""
     # Penalties hang on the cards left in hand, which are secret while the game runs, so the
     # running score counts only what was scored face up; at the end it is the final score.
@@ -19,16 +77,16 @@ def running_scores(state: State) -> dict[str, int]:
     return dict(result["scores"]) if result is not None else dict(state["points"])
 
 
-def redraw_due(state: State) -> bool:
+def redraw_due(state: GambitzState) -> bool:
     """Whether the seat on turn must redraw its stuck hand now (its only legal command)."""
     # Public for every viewer: the redraw is forced and nobody else can act before it, and the
     # record it makes shows the hand to everyone anyway.
     return state["phase"] == "play" and state["turn"] is not None and must_redraw(state, state["turn"])
 
 
-def view(state: State, viewer: Viewer) -> dict:
+def view(state: GambitzState, viewer: Viewer) -> dict:
     """The table as `viewer` may see it: every hand and the deck order only with sees_all/organizer."""
-    out = {
+    out: dict[str, object] = {
         "phase": state["phase"],
         "turn": state["turn"],
         "seats": list(state["seats"]),
