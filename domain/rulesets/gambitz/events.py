@@ -7,8 +7,6 @@ from the functions below (a shuffle's chance part comes from its draw), and `der
 disagree. Only the seat whose turn it is ever acts.
 """
 
-# ruff: noqa: RUF009 - `hidden` is a dataclasses.field spec (a secret key), not a shared default value
-
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -6,13 +6,9 @@ running the same checks, so a listed move and an accepted one can never differ.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import cast
-
 from domain.chance import Chance
 from domain.decision import Decision
-from domain.event_types import Payload
-from domain.ruleset import Command, Event, RuleViolation, State, check_game_running, check_seat_to_act
+from domain.ruleset import Command, Event, RuleViolation, check_game_running, check_seat_to_act
 
 from .cards import KNOWN_CARDS, STACK_RANKS, group_of, has_power, rank_of
 from .commands import PassTurn, PlayCard, RedrawHand
@@ -39,21 +35,16 @@ from .table import is_playable, knight_returns, must_redraw, must_show, next_pos
 # --- emitting through the scratch pad -------------------------------------------------------------
 
 
-class Pad(Decision):
-    """Decide's scratch pad (domain.decision) over the Gambitz state, which the event builders read typed."""
+class Pad(Decision[GambitzState]):
+    """Decide's scratch pad (domain.decision) over the Gambitz state, which the event builders read."""
 
     def __init__(self, state: GambitzState, chance: Chance) -> None:
-        # Decision holds the framework's untyped State; this game's state is that dict, typed.
-        super().__init__(cast(State, state), chance, cast(Callable[[State, Event], State], evolve))
+        super().__init__(state, chance, evolve)
 
     @property
     def table(self) -> GambitzState:
         """The state as it stands after the events decided so far."""
-        return cast(GambitzState, self.state)
-
-    def record(self, payload: Payload, audience: tuple[str, ...] | None = None, opens: tuple[int, ...] = ()) -> None:
-        """Emit the event recording a typed payload (its audience when it has a secret)."""
-        self.add(payload.event(audience, opens))
+        return self.state
 
 
 def _shuffle(pad: Pad, purpose: str) -> None:
