@@ -58,18 +58,21 @@ from .commands import (
     UseWitchDoctor,
 )
 from .config import Config, join_options, seat_names
-from .events import derived_public, derived_secret
+from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
-from .state import evolve, initial_state
-from .view import catalogue, view
+from .state import FOLDS, evolve, initial_state
+from .view import VIEWS, catalogue, view
 
 RULESET_ID = "gambit-board"
 
 __all__ = [
     "COMMANDS",
+    "EVENTS",
+    "FOLDS",
     "RULESET_ID",
+    "VIEWS",
     "Accept",
     "AssignPowers",
     "CallBluff",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from domain.ruleset import Event, RuleViolation
 
@@ -18,6 +19,9 @@ from .board import locate, neighbours, shape, undo_move
 from .commitments import evidence_version, piece_slots, slot_version
 from .flow import opponent, pieces_of, seat_of
 from .powers import POWER_TYPES, SENSEI, held
+
+if TYPE_CHECKING:
+    from .state import BoardState
 
 # What the call decides about the claimed effect, by (what was claimed, verdict).
 EFFECTS = {
@@ -33,7 +37,7 @@ EFFECTS = {
 }
 
 
-def called_claim(state: dict, claim: str) -> dict:
+def called_claim(state: BoardState, claim: str) -> dict:
     """The claim a call names (the counter-claim if one is awaiting an answer); RuleViolation if not made."""
     pending = state["pending"]
     counter = pending["counter"]
@@ -56,18 +60,18 @@ def called_claim(state: dict, claim: str) -> dict:
     }
 
 
-def claimed_powers(state: dict, claim: str) -> list[str]:
+def claimed_powers(state: BoardState, claim: str) -> list[str]:
     """The powers a call on `claim` tests: the claimed power, or every power a Sensei transfer names."""
     return list(state["pending"]["powers"]) if claim == SENSEI else [claim]
 
 
-def claim_is_true(state: dict, piece: str, claim: str) -> bool:
+def claim_is_true(state: BoardState, piece: str, claim: str) -> bool:
     """Whether the piece holds every power the called claim rests on (now: nothing changes before the answer)."""
     record = state["powers"][piece]
     return all(record[POWER_TYPES[p]] == p for p in claimed_powers(state, claim))
 
 
-def _opposing_moat_near(state: dict, seat: str, square: str) -> bool:
+def _opposing_moat_near(state: BoardState, seat: str, square: str) -> bool:
     """Whether an opposing piece that holds `moat` stands next to `square` (sat on or not: a sat-on moat protects)."""
     where = locate(state["board"])
     return any(
@@ -89,7 +93,7 @@ _NEEDED: dict[str, Callable[[dict, dict, dict, dict], bool]] = {
 }
 
 
-def move_needed(state: dict, power: str) -> bool:
+def move_needed(state: BoardState, power: str) -> bool:
     """Whether the pending move, as it was made, needed `power` (a false claim of it then undoes the move)."""
     plan = state["pending"]["plan"]
     before = copy.deepcopy(state["board"])
@@ -97,12 +101,12 @@ def move_needed(state: dict, power: str) -> bool:
     return _NEEDED[power](state, plan, shape(plan["from"], plan["to"]), before)
 
 
-def loss_chooser(state: dict, loser: str) -> str:
+def loss_chooser(state: BoardState, loser: str) -> str:
     """Who picks the lost piece: the loser, or the other seat with `loss_choice: winner`."""
     return loser if state["config"]["loss_choice"] == "loser" else opponent(loser)
 
 
-def ruling_call(state: dict, caller: str, claim: str, call_version: int | None) -> dict:
+def ruling_call(state: BoardState, caller: str, claim: str, call_version: int | None) -> dict:
     """The `bluff_call` of a ruling on `claim`: whose claim it was, the verdict and its consequences."""
     target = called_claim(state, claim)
     claimant, piece, subject = target["seat"], target["piece"], target["subject"]
@@ -141,7 +145,7 @@ def ruling_call(state: dict, caller: str, claim: str, call_version: int | None) 
     return call
 
 
-def ruling_truth(state: dict, claim: str) -> dict:
+def ruling_truth(state: BoardState, claim: str) -> dict:
     """The secret of a ruling on `claim`: what the claimed piece held and the claimant's whole assignment."""
     target = called_claim(state, claim)
     return {
@@ -150,7 +154,7 @@ def ruling_truth(state: dict, claim: str) -> dict:
     }
 
 
-def ruling_evidence(state: dict, call: dict) -> dict:
+def ruling_evidence(state: BoardState, call: dict) -> dict:
     """What a ruling opens to everyone (`opens`) and what it keeps sealed as evidence (`evidence`).
 
     The call rests on the claimed slot's commitment (each named slot's, for a Sensei transfer). A
@@ -171,7 +175,7 @@ def ruling_evidence(state: dict, call: dict) -> dict:
     return {"opens": slots + (piece_slots(state, sitter) if sitter else ())}
 
 
-def ruling(state: dict, caller: str, claim: str, call_version: int | None) -> Event:
+def ruling(state: BoardState, caller: str, claim: str, call_version: int | None) -> Event:
     """The `BluffRuled` record of a call on `claim`, recorded at `call_version`: verdict, truth and evidence."""
     call = ruling_call(state, caller, claim, call_version)
     return Event(

@@ -96,7 +96,7 @@ from .powers import (
     power_type,
     powers_of_type,
 )
-from .state import evolve
+from .state import BoardState, evolve
 
 # ---- setup -------------------------------------------------------------------------------
 
@@ -181,7 +181,7 @@ def check_claims(claims: tuple[str, ...]) -> None:
             raise RuleViolation("claim_not_applicable", f"{claim} is not claimed by moving")
 
 
-def check_move(state: dict, seat: str, piece: str, to: str, claims: tuple[str, ...]) -> dict:
+def check_move(state: BoardState, seat: str, piece: str, to: str, claims: tuple[str, ...]) -> dict:
     """The plan of a legal move by `seat`; RuleViolation naming the broken rule otherwise."""
     check_own_piece(state, seat, piece)
     check_claims(claims)
@@ -196,7 +196,7 @@ def check_move(state: dict, seat: str, piece: str, to: str, claims: tuple[str, .
     return plan
 
 
-def check_detect(state: dict, seat: str, piece: str, target: str) -> None:
+def check_detect(state: BoardState, seat: str, piece: str, target: str) -> None:
     """Detect: your piece (sat on or not: detecting is not moving), an opposing piece in the 8 squares around it."""
     check_whole_turn(state)
     check_own_piece(state, seat, piece)
@@ -212,7 +212,7 @@ def check_claimed_power(claim: str) -> None:
         raise RuleViolation("unknown_power", f"{claim!r} is not a power")
 
 
-def check_moat_claim(state: dict, seat: str, piece: str) -> None:
+def check_moat_claim(state: BoardState, seat: str, piece: str) -> None:
     """A moat answers an opposing move (not a ghost's) with your piece next to its destination."""
     pending = state["pending"]
     if pending["kind"] != "move":
@@ -224,7 +224,7 @@ def check_moat_claim(state: dict, seat: str, piece: str) -> None:
         raise RuleViolation("not_adjacent", f"{piece} is not next to {pending['plan']['to']}")
 
 
-def check_kamikaze_claim(state: dict, seat: str, piece: str) -> None:
+def check_kamikaze_claim(state: BoardState, seat: str, piece: str) -> None:
     """A kamikaze answers a sit on your piece: the piece the mover just sat on."""
     pending = state["pending"]
     if pending["kind"] != "move":
@@ -234,12 +234,12 @@ def check_kamikaze_claim(state: dict, seat: str, piece: str) -> None:
         raise RuleViolation("not_sat_on", f"{piece} was not just sat on")
 
 
-def check_loss(state: dict, piece: str) -> None:
+def check_loss(state: BoardState, piece: str) -> None:
     """The lost piece is one of the losing seat's pieces still on the board."""
     check_own_piece(state, state["step"]["loser"], piece)
 
 
-def reassign_choices(state: dict) -> tuple[str, ...]:
+def reassign_choices(state: BoardState) -> tuple[str, ...]:
     """Powers the reassigning seat may take: any of the type, or the rolled face in roll mode."""
     step = state["step"]
     options = powers_of_type(step["type"])
@@ -248,7 +248,7 @@ def reassign_choices(state: dict) -> tuple[str, ...]:
     return options
 
 
-def check_reassign(state: dict, seat: str, power: str, piece: str) -> None:
+def check_reassign(state: BoardState, seat: str, power: str, piece: str) -> None:
     """The new power is of the revealed power's type (the rolled one unless wild) on a piece you still have."""
     if power_type(power) is None:
         raise RuleViolation("unknown_power", f"{power!r} is not a power")
@@ -292,11 +292,11 @@ class Play(Decision):
         self.emit(MATCH_WON, won_public(self.state))
 
 
-def _lost_count(state: dict) -> int:
+def _lost_count(state: BoardState) -> int:
     return sum(len(state["lost"][s]) for s in SEATS)
 
 
-def decide(state: dict, seat: str, command: Any, chance: Any) -> list[Event]:
+def decide(state: BoardState, seat: str, command: Any, chance: Any) -> list[Event]:
     """The events a command produces; RuleViolation when the rules forbid it."""
     if isinstance(command, Resign):
         check_game_running(match_over(state))
@@ -468,7 +468,7 @@ _DECIDERS: dict[type, Any] = {
 # ---- outcome -----------------------------------------------------------------------------
 
 
-def outcome(state: dict) -> dict | None:
+def outcome(state: BoardState) -> dict | None:
     """None while running; then winners, reason, pieces lost and far-row counts."""
     result = state["result"]
     if result is None:
@@ -479,6 +479,6 @@ def outcome(state: dict) -> dict | None:
     return out
 
 
-def time_out(state: dict, seat: str, chance: Any) -> list[Event]:
+def time_out(state: BoardState, seat: str, chance: Any) -> list[Event]:
     """A seat whose time ran out resigns: its opponent wins (`resignation`)."""
     return decide(state, seat, Resign(), chance)
