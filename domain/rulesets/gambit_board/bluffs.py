@@ -17,10 +17,11 @@ from domain.ruleset import Event, RuleViolation
 
 from .board import locate, neighbours, shape, undo_move
 from .commitments import evidence_version, piece_slots, slot_version
-from .flow import opponent, pieces_of, seat_of
+from .flow import opponent, pending_of, pending_plan, pieces_of, seat_of
 from .powers import POWER_TYPES, SENSEI, held
 
 if TYPE_CHECKING:
+    from .payloads import Plan
     from .state import BoardState
 
 # What the call decides about the claimed effect, by (what was claimed, verdict).
@@ -39,7 +40,7 @@ EFFECTS = {
 
 def called_claim(state: BoardState, claim: str) -> dict:
     """The claim a call names (the counter-claim if one is awaiting an answer); RuleViolation if not made."""
-    pending = state["pending"]
+    pending = pending_of(state)
     counter = pending["counter"]
     if counter is not None:
         if claim != counter["kind"]:
@@ -62,7 +63,7 @@ def called_claim(state: BoardState, claim: str) -> dict:
 
 def claimed_powers(state: BoardState, claim: str) -> list[str]:
     """The powers a call on `claim` tests: the claimed power, or every power a Sensei transfer names."""
-    return list(state["pending"]["powers"]) if claim == SENSEI else [claim]
+    return list(pending_of(state)["powers"]) if claim == SENSEI else [claim]
 
 
 def claim_is_true(state: BoardState, piece: str, claim: str) -> bool:
@@ -82,20 +83,20 @@ def _opposing_moat_near(state: BoardState, seat: str, square: str) -> bool:
 
 # Whether the move as made needed each power (rules page, "What a false claim undoes", "Ghost and
 # moats"): judged on the plan that was applied, never on another way to reach the same square.
-_NEEDED: dict[str, Callable[[dict, dict, dict, dict], bool]] = {
+_NEEDED: dict[str, Callable[[BoardState, Plan, dict, dict], bool]] = {
     "bulldozer": lambda state, plan, made, before: plan["push"] is not None,
     "sitting": lambda state, plan, made, before: plan["sat_on"] is not None,
     "diagonal": lambda state, plan, made, before: made["diagonal"],
     "sidewinder": lambda state, plan, made, before: made["wrapped"],
     "ghost": lambda state, plan, made, before: (
-        made["passed"] in before or _opposing_moat_near(state, state["pending"]["seat"], plan["to"])
+        made["passed"] in before or _opposing_moat_near(state, pending_of(state)["seat"], plan["to"])
     ),
 }
 
 
 def move_needed(state: BoardState, power: str) -> bool:
     """Whether the pending move, as it was made, needed `power` (a false claim of it then undoes the move)."""
-    plan = state["pending"]["plan"]
+    plan = pending_plan(state)
     before = copy.deepcopy(state["board"])
     undo_move(before, plan)
     return _NEEDED[power](state, plan, shape(plan["from"], plan["to"]), before)
@@ -123,7 +124,7 @@ def ruling_call(state: BoardState, caller: str, claim: str, call_version: int | 
         "reassignment_by": claimant if revealed else None,
     }
     if effect == "sitter_removed":
-        sitter = state["pending"]["piece"]
+        sitter = pending_of(state)["piece"]
         consequences["sitter_removed"] = sitter
         consequences["sitter_powers"] = held(state["powers"][sitter])
     first = claimed_powers(state, claim)[0]
@@ -140,7 +141,7 @@ def ruling_call(state: BoardState, caller: str, claim: str, call_version: int | 
         "evidence_version": evidence_version(state, claimant, piece, POWER_TYPES[first]),
     }
     if subject == SENSEI:
-        pending = state["pending"]
+        pending = pending_of(state)
         call["transfer"] = {"from": piece, "to": pending["target"], "powers": list(pending["powers"])}
     return call
 

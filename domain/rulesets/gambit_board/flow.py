@@ -8,7 +8,8 @@ here ends the match by itself: `winner` only reads the state, and decide records
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from domain.ruleset import RuleViolation, check_game_running, check_seat_in_match, check_seat_to_act
 
@@ -32,7 +33,8 @@ from .commands import (
 from .powers import held
 
 if TYPE_CHECKING:
-    from .state import BoardState
+    from .payloads import Plan
+    from .state import BoardState, Counter, Pending, Step, Turn
 
 # Which step each command answers. A move or detect sent at another step is refused with what the
 # game is busy with; any other command sent out of its step is refused with what is missing.
@@ -76,6 +78,31 @@ CAPTURES_TO_WIN = 4
 FAR_ROW_TO_WIN = 3
 # The records of `state["claims"]` that take a seat's whole turn (a Witch Doctor swap is an answer).
 TURN_KINDS = ("move", "detect", "sensei", "magician")
+
+
+def turn_of(state: BoardState) -> Turn:
+    """The turn being played (read only where the step machine has one: in play, before the end)."""
+    return cast("Turn", state["turn"])
+
+
+def step_of(state: BoardState) -> Step:
+    """The step awaited (read only where a command or record answers one)."""
+    return cast("Step", state["step"])
+
+
+def pending_of(state: BoardState) -> Pending:
+    """The claim awaiting an answer (read only where a command or record answers one)."""
+    return cast("Pending", state["pending"])
+
+
+def pending_plan(state: BoardState) -> Plan:
+    """The pending move's plan (read only where the claim awaiting an answer is a move)."""
+    return cast("Plan", pending_of(state)["plan"])
+
+
+def pending_counter(state: BoardState) -> Counter:
+    """The moat or kamikaze claimed against the pending claim (read only where one awaits an answer)."""
+    return cast("Counter", pending_of(state)["counter"])
 
 
 def opponent(seat: str) -> str:
@@ -166,7 +193,7 @@ def start_turn(state: BoardState, seat: str, number: int, juggernaut: bool = Fal
 def end_turn(state: BoardState) -> None:
     """The window closed: the turn passes, and (Player Powers) each piece newly on its far row owes an earning."""
     state["pending"] = None
-    turn = state["turn"]
+    turn = turn_of(state)
     if state["config"].get("player_powers"):
         # Which pieces stood there when the turn began (a turn recorded before this was kept: none).
         start = turn.get("far_row_start") or {}
@@ -183,7 +210,7 @@ def advance(state: BoardState) -> None:
         end_turn(state)
     elif nxt["kind"] == "retry":
         state["pending"] = None
-        state["step"] = {"kind": "turn", "seat": state["turn"]["seat"]}
+        state["step"] = {"kind": "turn", "seat": turn_of(state)["seat"]}
     else:
         state["step"] = nxt
 
@@ -228,7 +255,7 @@ def winner(state: BoardState) -> tuple[str, str] | None:
     return seat, reasons[seat]
 
 
-def finish(state: BoardState, winner_seat: str, reason: str) -> None:
+def finish(state: BoardState, winner_seat: str, reason: Literal["far_row", "captures", "resignation"]) -> None:
     """Record the result; nobody acts any more."""
     state["result"] = {"winners": [winner_seat], "reason": reason}
     state["phase"] = "over"
@@ -236,7 +263,7 @@ def finish(state: BoardState, winner_seat: str, reason: str) -> None:
     state["queue"] = []
 
 
-def lose_piece(state: BoardState, piece: str, reason: str, version: int | None) -> None:
+def lose_piece(state: BoardState, piece: str, reason: Literal["kamikaze", "lost"], version: int | None) -> None:
     """Remove a piece (its stack drops by one), count it lost and reveal its powers."""
     remove_piece(state["board"], piece)
     state["lost"][seat_of(piece)].append(piece)
@@ -245,22 +272,21 @@ def lose_piece(state: BoardState, piece: str, reason: str, version: int | None) 
     )
 
 
-def effect_of(plan: dict) -> str:
+def effect_of(plan: Mapping[str, Any]) -> str:
     """What a planned move does: `push`, `sit` or a plain `move` (one effect per move)."""
     return "push" if plan["push"] is not None else "sit" if plan["sat_on"] is not None else "move"
 
 
 def send_back(state: BoardState) -> None:
     """A moat stood: take the move back, forbid the moat piece's zone and that very move for the rest of the turn."""
-    pending = state["pending"]
-    plan = pending["plan"]
+    plan = pending_plan(state)
     undo_move(state["board"], plan)
-    moat_square = locate(state["board"])[pending["counter"]["piece"]][0]
-    forbidden = state["turn"]["forbidden"]
+    moat_square = locate(state["board"])[pending_counter(state)["piece"]][0]
+    forbidden = turn_of(state)["forbidden"]
     forbidden.extend(sq for sq in neighbours(moat_square) if sq not in forbidden)
     # A pushed moat piece returns to the mover's destination, outside its own zone: the identical
     # push must be barred by itself, or the turn could repeat it forever.
-    state["turn"].setdefault("rejected", []).append([plan["piece"], plan["to"], effect_of(plan)])
+    turn_of(state).setdefault("rejected", []).append([plan["piece"], plan["to"], effect_of(plan)])
 
 
 def require_step(state: BoardState, seat: str, command: Any) -> None:

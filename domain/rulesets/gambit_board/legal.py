@@ -31,7 +31,19 @@ from .commands import (
     UseSensei,
     UseWitchDoctor,
 )
-from .flow import SEATS, current_step, match_over, on_board, opponent, pieces_of, waiting_for
+from .flow import (
+    SEATS,
+    current_step,
+    match_over,
+    on_board,
+    opponent,
+    pending_counter,
+    pending_of,
+    pieces_of,
+    step_of,
+    turn_of,
+    waiting_for,
+)
 from .player_powers import check_magician, check_player_power, check_whole_turn, check_witch_doctor
 from .powers import ACTION, MOVEMENT, PLAYER_POWERS, SENSEI, assignment_choices
 from .rules import check_detect, check_kamikaze_claim, check_loss, check_moat_claim, check_reassign, reassign_choices
@@ -100,8 +112,8 @@ def _list_assign(state: BoardState, seat: str) -> list[Command]:
 def _list_turn(state: BoardState, seat: str) -> list[Command]:
     board = state["board"]
     blocked = impassable(state["config"]["board"])
-    forbidden = state["turn"]["forbidden"]
-    rejected = state["turn"].get("rejected", [])
+    forbidden = turn_of(state)["forbidden"]
+    rejected = turn_of(state).get("rejected", [])
     where = locate(board)
     out: list[Command] = []
     whole_turns = passes(check_whole_turn, state)
@@ -145,7 +157,7 @@ def _move_command(piece: str, to: str, claims: tuple[str, ...]) -> MovePiece:
 
 
 def _list_respond(state: BoardState, seat: str) -> list[Command]:
-    pending = state["pending"]
+    pending = pending_of(state)
     out: list[Command] = [Accept()] + [CallBluff(claim=c) for c in pending["claims"]]
     mine = on_board(state, seat)
     out += [ClaimMoat(piece=p) for p in mine if passes(check_moat_claim, state, seat, p)]
@@ -155,11 +167,11 @@ def _list_respond(state: BoardState, seat: str) -> list[Command]:
 
 
 def _list_counter(state: BoardState, seat: str) -> list[Command]:
-    return [Accept(), CallBluff(claim=state["pending"]["counter"]["kind"])]
+    return [Accept(), CallBluff(claim=pending_counter(state)["kind"])]
 
 
 def _list_lose(state: BoardState, seat: str) -> list[Command]:
-    return [ChooseLoss(piece=p) for p in pieces_of(state["step"]["loser"]) if passes(check_loss, state, p)]
+    return [ChooseLoss(piece=p) for p in pieces_of(step_of(state)["loser"]) if passes(check_loss, state, p)]
 
 
 def _list_reassign(state: BoardState, seat: str) -> list[Command]:
@@ -175,7 +187,7 @@ def _list_earn(state: BoardState, seat: str) -> list[Command]:
     return [ChoosePlayerPower(power=power) for power in PLAYER_POWERS]
 
 
-_LISTERS: dict[str | None, Callable[[dict, str], list[Command]]] = {
+_LISTERS: dict[str | None, Callable[[BoardState, str], list[Command]]] = {
     "assign": _list_assign,
     "turn": _list_turn,
     "respond": _list_respond,

@@ -28,7 +28,7 @@ when used (a Juggernaut when offered: declining ends the match anyway).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from domain.ruleset import Event, RuleViolation, chance_event
 
@@ -42,7 +42,9 @@ from .flow import (
     check_own_piece,
     end_turn,
     opponent,
+    pending_of,
     start_turn,
+    turn_of,
     winner,
 )
 from .payloads import (
@@ -66,7 +68,8 @@ from .powers import (
 )
 
 if TYPE_CHECKING:
-    from .state import BoardState, Pending, PowerSlots
+    from .rules import Play
+    from .state import BoardState, Pending, PowerSlots, Step
 
 MAGICIAN, JUGGERNAUT, WITCH_DOCTOR = "magician", "juggernaut", "witch_doctor"
 
@@ -104,7 +107,7 @@ def check_player_power(state: BoardState, seat: str, power: str) -> None:
 
 def check_whole_turn(state: BoardState) -> None:
     """A detect, Sensei or Magician takes a whole turn; a Juggernaut turn is one more move and nothing else."""
-    if state["turn"].get("juggernaut"):
+    if turn_of(state).get("juggernaut"):
         raise RuleViolation("juggernaut_move_only", "a Juggernaut turn is one move (or decline_juggernaut)")
 
 
@@ -146,7 +149,7 @@ def check_magician(state: BoardState, seat: str, piece: str, target: str) -> Non
 def check_witch_doctor(state: BoardState, seat: str, piece: str) -> None:
     """Witch Doctor: your Player Power, answering a move that claimed powers, with your piece that holds some."""
     check_player_power(state, seat, WITCH_DOCTOR)
-    pending = state["pending"]
+    pending = pending_of(state)
     if pending["kind"] != "move":
         raise RuleViolation("not_a_move", "a Witch Doctor answers a move")
     if not pending["claims"]:
@@ -158,7 +161,7 @@ def check_witch_doctor(state: BoardState, seat: str, piece: str) -> None:
 
 def check_decline(state: BoardState) -> None:
     """Declining is the Juggernaut holder's alternative to its one more move."""
-    if not state["turn"].get("juggernaut") or winner(state) is None:
+    if not turn_of(state).get("juggernaut") or winner(state) is None:
         raise RuleViolation("no_juggernaut_pending", "no Juggernaut move is awaited")
 
 
@@ -201,7 +204,7 @@ def magician_public(state: BoardState, seat: str | None, piece: str, target: str
 
 def witch_doctor_public(state: BoardState, seat: str | None, piece: str) -> dict:
     """The public part of a Witch Doctor swap: the responder's piece, the mover and the claimed powers it receives."""
-    pending = state["pending"]
+    pending = pending_of(state)
     return {
         "seat": seat,
         "piece": piece,
@@ -251,20 +254,20 @@ def juggernaut_public(state: BoardState) -> dict:
     return {"seat": None if seat is None else opponent(seat), "winner": seat}
 
 
-def record_owed_earnings(play: Any) -> None:
+def record_owed_earnings(play: Play) -> None:
     """Emit one `PlayerPowerEarned` per piece newly on its far row as the turn closed (decide side)."""
-    while play.state.get("earnings_owed"):
-        if play.state["config"]["power_mode"] == "roll":
+    while play.game.get("earnings_owed"):
+        if play.game["config"]["power_mode"] == "roll":
             drawn = play.chance.roll(play.purpose("player-power"), DIE_SIDES)
-            play.add(chance_event("PlayerPowerEarned", drawn, earned_public(play.state, drawn.result)))
+            play.add(chance_event("PlayerPowerEarned", drawn, earned_public(play.game, drawn.result)))
         else:
-            play.emit("PlayerPowerEarned", earned_public(play.state, None))
+            play.emit("PlayerPowerEarned", earned_public(play.game, None))
 
 
 # ---- evolve side ------------------------------------------------------------------------------
 
 
-def _interpose(state: BoardState, step: dict) -> None:
+def _interpose(state: BoardState, step: Step) -> None:
     """Put an owed choice before the turn that just began (after any choice already owed)."""
     if state["step"] is not None and state["step"]["kind"] == "turn":
         state["queue"].insert(0, {"kind": "retry"})
@@ -320,7 +323,7 @@ def fold_sensei_claimed(state: BoardState, claimed: SenseiClaimed, event: Event)
 
 def apply_transfer(state: BoardState) -> None:
     """A Sensei transfer that stands: each named power the source really holds moves, replacing the target's."""
-    pending = state["pending"]
+    pending = pending_of(state)
     source, target = pending["piece"], pending["target"]
     for power in pending["powers"]:
         kind = POWER_TYPES[power]
@@ -353,7 +356,7 @@ def fold_magician(state: BoardState, swapped: MagicianSwapped, event: Event) -> 
 
 def fold_witch_doctor(state: BoardState, swapped: WitchDoctorSwapped, event: Event) -> None:
     """The Witch Doctor is spent, both pieces take their new powers (committed anew), and the move stands."""
-    pending = state["pending"]
+    pending = pending_of(state)
     if pending is None:  # a swap answers the pending move: never so in a recorded match
         return
     _spend(state, swapped.seat, WITCH_DOCTOR)
@@ -379,6 +382,6 @@ def fold_juggernaut_offered(state: BoardState, offered: JuggernautOffered, event
     holder = offered.seat
     _spend(state, holder, JUGGERNAUT)
     step = state["step"]
-    start_turn(state, holder, state["turn"]["number"], juggernaut=True)
+    start_turn(state, holder, turn_of(state)["number"], juggernaut=True)
     if step is not None and step["kind"] != "turn":
         state["step"] = step  # an owed choice comes first; the queue then resumes this turn

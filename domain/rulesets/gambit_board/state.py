@@ -280,7 +280,7 @@ def _board_set_up(state: BoardState, set_up: BoardSetUp, event: Event) -> None:
 @FOLDS.on(PowersAssigned)
 def _powers_assigned(state: BoardState, assigned: PowersAssigned, event: Event) -> None:
     for piece, record in assigned.assignment.items():
-        state["powers"][piece] = dict(record)
+        state["powers"][piece] = {"movement": record["movement"], "action": record["action"]}
     state["assignment_version"][assigned.seat] = event.version
     owe(state, *owed_after_assignment(assigned.seat))
     if all(v is not None for v in state["assignment_version"].values()):
@@ -354,7 +354,11 @@ def _claim_accepted(state: BoardState, accepted: ClaimAccepted, event: Event) ->
 @FOLDS.on(PowersDetected)
 def _powers_detected(state: BoardState, detected: PowersDetected, event: Event) -> None:
     state["detections"][detected.seat].append(
-        {"target": detected.detected, "powers": dict(detected.powers), "version": event.version}
+        {
+            "target": detected.detected,
+            "powers": {"movement": detected.powers["movement"], "action": detected.powers["action"]},
+            "version": event.version,
+        }
     )
 
 

@@ -5,6 +5,8 @@ seats have committed an assignment. A seat also sees its own pieces' powers, its
 reassignment rolls, and what its detects revealed. `sees_all` (organizers, or anyone after the
 end) sees every power, die and detect. Held Player Powers are public (they are announced when
 earned). Once the match is over nobody is to move: `turn`, `step` and `pending` are null.
+`VIEWS` declares the view's shape per viewer: a spectator's (no power, die or detect), a seat's
+(its own), and the full view organizers always see and everyone sees once the match has ended.
 """
 
 # No `from __future__ import annotations`: TypedDicts read NotRequired from evaluated annotations.
@@ -207,7 +209,7 @@ def view(state: BoardState, viewer: Viewer) -> dict:
         "rulings": copy.deepcopy(state["rulings"]),
         "revealed": copy.deepcopy(state["revealed"]),
         "detections": {s: copy.deepcopy(state["detections"][s]) for s in SEATS if visible(s)},
-        "dice": {s: faces(state["dice"][s]) for s in SEATS if visible(s) and state["dice"][s] is not None},
+        "dice": {s: faces(dice) for s in SEATS if visible(s) and (dice := state["dice"][s]) is not None},
         "result": copy.deepcopy(state["result"]),
     }
     return out
@@ -226,8 +228,8 @@ def _step(state: BoardState, visible: Callable[[str], bool]) -> dict | None:
     return out
 
 
-def _pending(pending: dict | None) -> dict | None:
+def _pending(pending: Pending | None) -> dict | None:
     """The claim awaiting an answer (and the moat/kamikaze counter-claim, if any)."""
     if pending is None:
         return None
-    return copy.deepcopy(pending)
+    return dict(copy.deepcopy(pending))
