@@ -44,6 +44,7 @@ from .payloads import (
     PowerCommitted,
     PowerDieRolled,
     PowerReassigned,
+    PowerRecord,
     PowersAssigned,
     PowersDetected,
     ReassignmentDieRolled,
@@ -170,7 +171,7 @@ class Detection(TypedDict):
     """What a seat's detect showed it."""
 
     target: str
-    powers: PowerSlots
+    powers: PowerRecord
     version: int | None
 
 

@@ -19,9 +19,10 @@ from domain.view_types import ViewTypes
 
 from .board import COLUMNS, SIZE, impassable, locate
 from .flow import SEATS, far_row_count, match_over, pieces_of
+from .payloads import PowerRecord
 from .player_powers import holdings
 from .powers import ACTION, MOVEMENT, PLAYER_POWERS, faces
-from .state import BoardConfig, BoardState, Claim, Detection, Pending, PowerSlots, Result, Revealed, Ruling
+from .state import BoardConfig, BoardState, Claim, Detection, Pending, Result, Revealed, Ruling
 
 
 class PieceView(TypedDict):
@@ -38,13 +39,13 @@ class PieceView(TypedDict):
 class OwnPieceView(PieceView):
     """A piece as a seat sees it: its powers when it is the seat's own."""
 
-    powers: NotRequired[PowerSlots]
+    powers: NotRequired[PowerRecord]
 
 
 class FullPieceView(PieceView):
     """A piece with its powers, as organizers (and everyone once the match has ended) see it."""
 
-    powers: PowerSlots
+    powers: PowerRecord
 
 
 SentBack = TypedDict("SentBack", {"piece": str, "to": str, "effect": Literal["move", "push", "sit"]})
