@@ -286,7 +286,8 @@ def _powers_assigned(state: BoardState, assigned: PowersAssigned, event: Event) 
     owe(state, *owed_after_assignment(assigned.seat))
     if all(v is not None for v in state["assignment_version"].values()):
         state["phase"] = "play"
-        start_turn(state, state["first_seat"] or "south", 1)
+        # BoardSetUp named the first seat before any assignment could be recorded.
+        start_turn(state, cast(str, state["first_seat"]), 1)
 
 
 @FOLDS.on(PieceMoved)
