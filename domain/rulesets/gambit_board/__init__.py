@@ -30,9 +30,10 @@ Our rulings:
   mover's claimed powers off it only where it really held them.
 - Once the match is over the view shows nobody to move (`turn`, `step`, `pending` null).
 
-Files: config (Config, seats) · commands · events (event parts, derived_*) · state (initial_state,
-evolve) · rules (setup, decide, checks, outcome) · legal (to_act, may_act, legal moves) · view
-(view, catalogue) · readjudicate · board (geometry) · powers · flow (turns, steps, winning
+Files: config (Config, seats) · commands · payloads (each event kind's declared fields) · events
+(EVENTS, event parts, derived_*) · state (BoardState, initial_state, FOLDS, evolve) · rules (setup,
+decide, checks, outcome) · legal (to_act, may_act, legal moves) · view (the view per viewer,
+VIEWS, catalogue) · readjudicate · board (geometry) · powers · flow (turns, steps, winning
 conditions) · bluffs (adjudicating calls) · commitments (power slot records) · player_powers
 (the Player Powers variant).
 """
@@ -58,18 +59,21 @@ from .commands import (
     UseWitchDoctor,
 )
 from .config import Config, join_options, seat_names
-from .events import derived_public, derived_secret
+from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
-from .state import evolve, initial_state
-from .view import catalogue, view
+from .state import FOLDS, evolve, initial_state
+from .view import VIEWS, catalogue, view
 
 RULESET_ID = "gambit-board"
 
 __all__ = [
     "COMMANDS",
+    "EVENTS",
+    "FOLDS",
     "RULESET_ID",
+    "VIEWS",
     "Accept",
     "AssignPowers",
     "CallBluff",

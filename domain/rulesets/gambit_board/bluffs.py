@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from domain.ruleset import Event, RuleViolation
 
 from .board import locate, neighbours, shape, undo_move
 from .commitments import evidence_version, piece_slots, slot_version
-from .flow import opponent, pieces_of, seat_of
+from .flow import opponent, pending_of, pending_plan, pieces_of, seat_of
 from .powers import POWER_TYPES, SENSEI, held
+
+if TYPE_CHECKING:
+    from .payloads import Plan
+    from .state import BoardState
 
 # What the call decides about the claimed effect, by (what was claimed, verdict).
 EFFECTS = {
@@ -33,9 +38,9 @@ EFFECTS = {
 }
 
 
-def called_claim(state: dict, claim: str) -> dict:
+def called_claim(state: BoardState, claim: str) -> dict:
     """The claim a call names (the counter-claim if one is awaiting an answer); RuleViolation if not made."""
-    pending = state["pending"]
+    pending = pending_of(state)
     counter = pending["counter"]
     if counter is not None:
         if claim != counter["kind"]:
@@ -56,18 +61,18 @@ def called_claim(state: dict, claim: str) -> dict:
     }
 
 
-def claimed_powers(state: dict, claim: str) -> list[str]:
+def claimed_powers(state: BoardState, claim: str) -> list[str]:
     """The powers a call on `claim` tests: the claimed power, or every power a Sensei transfer names."""
-    return list(state["pending"]["powers"]) if claim == SENSEI else [claim]
+    return list(pending_of(state)["powers"]) if claim == SENSEI else [claim]
 
 
-def claim_is_true(state: dict, piece: str, claim: str) -> bool:
+def claim_is_true(state: BoardState, piece: str, claim: str) -> bool:
     """Whether the piece holds every power the called claim rests on (now: nothing changes before the answer)."""
     record = state["powers"][piece]
     return all(record[POWER_TYPES[p]] == p for p in claimed_powers(state, claim))
 
 
-def _opposing_moat_near(state: dict, seat: str, square: str) -> bool:
+def _opposing_moat_near(state: BoardState, seat: str, square: str) -> bool:
     """Whether an opposing piece that holds `moat` stands next to `square` (sat on or not: a sat-on moat protects)."""
     where = locate(state["board"])
     return any(
@@ -78,31 +83,31 @@ def _opposing_moat_near(state: dict, seat: str, square: str) -> bool:
 
 # Whether the move as made needed each power (rules page, "What a false claim undoes", "Ghost and
 # moats"): judged on the plan that was applied, never on another way to reach the same square.
-_NEEDED: dict[str, Callable[[dict, dict, dict, dict], bool]] = {
+_NEEDED: dict[str, Callable[[BoardState, Plan, dict, dict], bool]] = {
     "bulldozer": lambda state, plan, made, before: plan["push"] is not None,
     "sitting": lambda state, plan, made, before: plan["sat_on"] is not None,
     "diagonal": lambda state, plan, made, before: made["diagonal"],
     "sidewinder": lambda state, plan, made, before: made["wrapped"],
     "ghost": lambda state, plan, made, before: (
-        made["passed"] in before or _opposing_moat_near(state, state["pending"]["seat"], plan["to"])
+        made["passed"] in before or _opposing_moat_near(state, pending_of(state)["seat"], plan["to"])
     ),
 }
 
 
-def move_needed(state: dict, power: str) -> bool:
+def move_needed(state: BoardState, power: str) -> bool:
     """Whether the pending move, as it was made, needed `power` (a false claim of it then undoes the move)."""
-    plan = state["pending"]["plan"]
+    plan = pending_plan(state)
     before = copy.deepcopy(state["board"])
     undo_move(before, plan)
     return _NEEDED[power](state, plan, shape(plan["from"], plan["to"]), before)
 
 
-def loss_chooser(state: dict, loser: str) -> str:
+def loss_chooser(state: BoardState, loser: str) -> str:
     """Who picks the lost piece: the loser, or the other seat with `loss_choice: winner`."""
     return loser if state["config"]["loss_choice"] == "loser" else opponent(loser)
 
 
-def ruling_call(state: dict, caller: str, claim: str, call_version: int | None) -> dict:
+def ruling_call(state: BoardState, caller: str, claim: str, call_version: int | None) -> dict:
     """The `bluff_call` of a ruling on `claim`: whose claim it was, the verdict and its consequences."""
     target = called_claim(state, claim)
     claimant, piece, subject = target["seat"], target["piece"], target["subject"]
@@ -119,7 +124,7 @@ def ruling_call(state: dict, caller: str, claim: str, call_version: int | None) 
         "reassignment_by": claimant if revealed else None,
     }
     if effect == "sitter_removed":
-        sitter = state["pending"]["piece"]
+        sitter = pending_of(state)["piece"]
         consequences["sitter_removed"] = sitter
         consequences["sitter_powers"] = held(state["powers"][sitter])
     first = claimed_powers(state, claim)[0]
@@ -136,12 +141,12 @@ def ruling_call(state: dict, caller: str, claim: str, call_version: int | None) 
         "evidence_version": evidence_version(state, claimant, piece, POWER_TYPES[first]),
     }
     if subject == SENSEI:
-        pending = state["pending"]
+        pending = pending_of(state)
         call["transfer"] = {"from": piece, "to": pending["target"], "powers": list(pending["powers"])}
     return call
 
 
-def ruling_truth(state: dict, claim: str) -> dict:
+def ruling_truth(state: BoardState, claim: str) -> dict:
     """The secret of a ruling on `claim`: what the claimed piece held and the claimant's whole assignment."""
     target = called_claim(state, claim)
     return {
@@ -150,7 +155,7 @@ def ruling_truth(state: dict, claim: str) -> dict:
     }
 
 
-def ruling_evidence(state: dict, call: dict) -> dict:
+def ruling_evidence(state: BoardState, call: dict) -> dict:
     """What a ruling opens to everyone (`opens`) and what it keeps sealed as evidence (`evidence`).
 
     The call rests on the claimed slot's commitment (each named slot's, for a Sensei transfer). A
@@ -171,7 +176,7 @@ def ruling_evidence(state: dict, call: dict) -> dict:
     return {"opens": slots + (piece_slots(state, sitter) if sitter else ())}
 
 
-def ruling(state: dict, caller: str, claim: str, call_version: int | None) -> Event:
+def ruling(state: BoardState, caller: str, claim: str, call_version: int | None) -> Event:
     """The `BluffRuled` record of a call on `claim`, recorded at `call_version`: verdict, truth and evidence."""
     call = ruling_call(state, caller, claim, call_version)
     return Event(

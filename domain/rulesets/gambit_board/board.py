@@ -7,10 +7,13 @@ claimed powers were held: `plan_move` never looks at the real powers.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from functools import cache
+from typing import Any, cast
 
 from domain.ruleset import RuleViolation
+
+from .payloads import Plan
 
 COLUMNS = "abcdef"
 SIZE = 6
@@ -145,14 +148,15 @@ def make_plan(board: dict, piece: str, frm: str, to: str, claims: Iterable[str],
     return {"piece": piece, "from": frm, "to": to, "claims": list(claims), "push": push, "sat_on": sat_on}
 
 
-def copy_plan(plan: dict) -> dict:
+def copy_plan(plan: Plan) -> Plan:
     """An independent copy of a move record."""
     push = plan["push"]
-    return {
+    copied = {
         **plan,
         "claims": list(plan["claims"]),
         "push": None if push is None else {**push, "pieces": list(push["pieces"])},
     }
+    return cast(Plan, copied)
 
 
 def reachable(board: dict, blocked: frozenset, frm: str, movement: str | None) -> dict[str, bool]:
@@ -178,7 +182,7 @@ def shape(frm: str, to: str) -> dict:
     return {"diagonal": fx != tx and fy != ty, "wrapped": wrapped, "passed": passed}
 
 
-def apply_move(board: dict, plan: dict) -> None:
+def apply_move(board: dict, plan: Mapping[str, Any]) -> None:
     """Make a planned move on the board."""
     _pop(board, plan["from"])
     push = plan["push"]
@@ -187,7 +191,7 @@ def apply_move(board: dict, plan: dict) -> None:
     board.setdefault(plan["to"], []).append(plan["piece"])
 
 
-def undo_move(board: dict, plan: dict) -> None:
+def undo_move(board: dict, plan: Mapping[str, Any]) -> None:
     """Take a move back: the mover returns on top of its old square, a pushed stack returns."""
     _pop(board, plan["to"])
     push = plan["push"]

@@ -23,21 +23,27 @@ events just folded require, in order), from which `derived_public` and `derived_
 
 from __future__ import annotations
 
-from domain.decision import Decision
+from typing import TYPE_CHECKING
+
 from domain.ruleset import Event
 
 from .flow import on_board, pieces_of
+from .payloads import PowerCommitted
 from .powers import TYPES
+
+if TYPE_CHECKING:
+    from .rules import Play
+    from .state import BoardState
 
 COMMITTED = "PowerCommitted"
 
 
-def slot_version(state: dict, piece: str, kind: str) -> int | None:
+def slot_version(state: BoardState, piece: str, kind: str) -> int | None:
     """The version of the newest commitment to a piece's power of one type (None before any)."""
     return state.get("slots", {}).get(piece, {}).get(kind)
 
 
-def evidence_version(state: dict, claimant: str, piece: str, kind: str) -> int | None:
+def evidence_version(state: BoardState, claimant: str, piece: str, kind: str) -> int | None:
     """The commitment a call on that power rests on: its slot's newest record.
 
     A match begun before slots were committed one by one has only whole assignments; its
@@ -46,12 +52,12 @@ def evidence_version(state: dict, claimant: str, piece: str, kind: str) -> int |
     return slot_version(state, piece, kind) or state["assignment_version"][claimant]
 
 
-def piece_slots(state: dict, piece: str) -> tuple[int, ...]:
+def piece_slots(state: BoardState, piece: str) -> tuple[int, ...]:
     """The versions of a piece's newest power commitments, both types (to open when the piece is lost)."""
     return tuple(v for kind in TYPES if (v := slot_version(state, piece, kind)) is not None)
 
 
-def owe(state: dict, pieces: list[str], kinds: tuple[str, ...], reason: str) -> None:
+def owe(state: BoardState, pieces: list[str], kinds: tuple[str, ...], reason: str) -> None:
     """Note that the slot records of these pieces and types must follow (evolve side)."""
     state.setdefault("owed", []).extend([piece, kind, reason] for piece in pieces for kind in kinds)
 
@@ -61,7 +67,7 @@ def owed_after_assignment(seat: str) -> tuple[list[str], tuple[str, ...], str]:
     return pieces_of(seat), TYPES, "assigned"
 
 
-def owed_after_reassignment(state: dict, seat: str, kind: str) -> tuple[list[str], tuple[str, ...], str]:
+def owed_after_reassignment(state: BoardState, seat: str, kind: str) -> tuple[list[str], tuple[str, ...], str]:
     """The slots a reassignment commits: that type's slot of every piece the seat still has."""
     return on_board(state, seat), (kind,), "reassigned"
 
@@ -81,12 +87,12 @@ def owed_after_swap(piece: str) -> tuple[list[str], tuple[str, ...], str]:
     return [piece], TYPES, "witch_doctor_swap"
 
 
-def slot_secret(state: dict, piece: str, kind: str) -> dict:
+def slot_secret(state: BoardState, piece: str, kind: str) -> dict:
     """A slot record's secret: the power the piece holds of that type now."""
     return {"piece": piece, "power_type": kind, "power": state["powers"][piece][kind]}
 
 
-def committed_public(state: dict) -> dict | None:
+def committed_public(state: BoardState) -> dict | None:
     """The public part of the next slot record the state owes: whose, which piece, which type, why."""
     owed = state.get("owed") or []
     if not owed:
@@ -95,17 +101,16 @@ def committed_public(state: dict) -> dict | None:
     return {"seat": "south" if piece[0] == "S" else "north", "piece": piece, "power_type": kind, "reason": reason}
 
 
-def record_owed_slots(play: Decision) -> None:
+def record_owed_slots(play: Play) -> None:
     """Emit the slot records the events decided so far require, in order (decide side)."""
-    while (public := committed_public(play.state)) is not None:
-        play.emit(COMMITTED, public, slot_secret(play.state, public["piece"], public["power_type"]), (public["seat"],))
+    while (public := committed_public(play.game)) is not None:
+        play.emit(COMMITTED, public, slot_secret(play.game, public["piece"], public["power_type"]), (public["seat"],))
 
 
-def fold_committed(state: dict, event: Event, version: int | None) -> None:
+def fold_committed(state: BoardState, committed: PowerCommitted, event: Event) -> None:
     """Fold a slot record: it is now the newest commitment of its slot."""
-    pub = event.public
     owed = state.setdefault("owed", [])
-    if owed and owed[0][:2] == [pub["piece"], pub["power_type"]]:
+    if owed and owed[0][:2] == [committed.piece, committed.power_type]:
         owed.pop(0)
-    slots = state.setdefault("slots", {}).setdefault(pub["piece"], {"movement": None, "action": None})
-    slots[pub["power_type"]] = version
+    slots = state.setdefault("slots", {}).setdefault(committed.piece, {"movement": None, "action": None})
+    slots[committed.power_type] = event.version

@@ -1,24 +1,90 @@
-"""The parts of gambit-board's events, built once for `decide`/`setup` and for the verifier hooks.
+"""gambit-board's event kinds (`EVENTS`) and their parts, built once for `decide`/`setup` and for the verifier hooks.
 
-Each builder gives what the state fixes of one event kind (the ruling's parts are bluffs.py's,
+Each kind's fields and types are declared in payloads.py (a module the rest of the package can
+import without a cycle); `EVENTS` gathers them for the fold (state.py), the conformance kit and
+the spec. Each builder gives what the state fixes of one event kind (the ruling's parts are bluffs.py's,
 the slot records' commitments.py's); `derived_secret` and `derived_public` return the same parts
 for a recorded event, so the verifier holds every record to what the rules would have written.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from domain.event_types import EventTypes
 from domain.ruleset import Event, RuleViolation
 
 from .bluffs import ruling_call, ruling_truth
 from .board import COLUMNS, impassable, locate, neighbours, plan_move
 from .commitments import COMMITTED, committed_public, piece_slots, slot_secret
-from .flow import SEATS, on_board, opponent, pieces_of, winner
+from .flow import SEATS, on_board, opponent, pending_of, pieces_of, step_of, winner
+from .payloads import (
+    BluffRuled,
+    BoardSetUp,
+    ClaimAccepted,
+    DetectClaimed,
+    FirstSeatDrawn,
+    JuggernautDeclined,
+    JuggernautOffered,
+    KamikazeAccepted,
+    KamikazeClaimed,
+    MagicianSwapped,
+    MatchWon,
+    MoatAccepted,
+    MoatClaimed,
+    PieceLost,
+    PieceMoved,
+    PlayerPowerChosen,
+    PlayerPowerEarned,
+    PowerCommitted,
+    PowerDieRolled,
+    PowerReassigned,
+    PowersAssigned,
+    PowersDetected,
+    ReassignmentDieRolled,
+    Resigned,
+    SenseiClaimed,
+    WitchDoctorSwapped,
+)
 from .player_powers import earned_public, juggernaut_public, magician_public, witch_doctor_public, witch_doctor_secret
 from .powers import DIE_SIDES, held, next_power_die
 
+if TYPE_CHECKING:
+    from .state import BoardState
+
+
 MATCH_WON = "MatchWon"
+
+# Every kind gambit-board records (declared in payloads.py), in the order play meets them.
+EVENTS = EventTypes(
+    FirstSeatDrawn,
+    PowerDieRolled,
+    BoardSetUp,
+    PowersAssigned,
+    PieceMoved,
+    DetectClaimed,
+    ClaimAccepted,
+    MoatAccepted,
+    KamikazeAccepted,
+    PowersDetected,
+    MoatClaimed,
+    KamikazeClaimed,
+    BluffRuled,
+    ReassignmentDieRolled,
+    PieceLost,
+    PowerReassigned,
+    PowerCommitted,
+    PlayerPowerEarned,
+    PlayerPowerChosen,
+    SenseiClaimed,
+    MagicianSwapped,
+    WitchDoctorSwapped,
+    JuggernautOffered,
+    JuggernautDeclined,
+    MatchWon,
+    Resigned,
+)
 
 
 def first_seat_public(index: int) -> dict:
@@ -26,7 +92,7 @@ def first_seat_public(index: int) -> dict:
     return {"seats": list(SEATS), "first_seat": SEATS[index]}
 
 
-def board_public(config: dict, first_seat: str) -> dict:
+def board_public(config: Mapping[str, Any], first_seat: str) -> dict:
     """The public part of setting the board up: who opens, the board, its impassable squares, the home rows."""
     return {
         "first_seat": first_seat,
@@ -36,7 +102,7 @@ def board_public(config: dict, first_seat: str) -> dict:
     }
 
 
-def rolled_dice(state: dict, seat: str) -> dict:
+def rolled_dice(state: BoardState, seat: str) -> dict:
     """The part of an assignment's secret restating the seat's rolled power dice ({} in select mode)."""
     dice = state["dice"][seat]
     if not dice:
@@ -44,7 +110,7 @@ def rolled_dice(state: dict, seat: str) -> dict:
     return {"dice": {"movement": list(dice["movement"]), "action": list(dice["action"])}}
 
 
-def needs_response(state: dict, plan: dict, seat: str) -> bool:
+def needs_response(state: BoardState, plan: Mapping[str, Any], seat: str) -> bool:
     """A move with no claims, ending next to no opposing piece and on no piece, needs no answer."""
     if plan["claims"] or plan["sat_on"] is not None:
         return True
@@ -53,12 +119,12 @@ def needs_response(state: dict, plan: dict, seat: str) -> bool:
     return any(where.get(p, (None,))[0] in neighbours(plan["to"]) for p in on_board(state, opponent(seat)))
 
 
-def moved_public(state: dict, seat: str, plan: dict) -> dict:
+def moved_public(state: BoardState, seat: str, plan: Mapping[str, Any]) -> dict:
     """The public part of a move: its plan and whether the other seat gets to answer it."""
     return {"seat": seat, "plan": plan, "needs_response": needs_response(state, plan, seat)}
 
 
-def replanned(state: dict, plan: dict) -> dict | None:
+def replanned(state: BoardState, plan: Mapping[str, Any]) -> dict | None:
     """The plan the rules give for a recorded move's piece, destination and claims; None when none is legal."""
     where = locate(state["board"]).get(plan["piece"])
     if where is None:
@@ -76,9 +142,9 @@ def replanned(state: dict, plan: dict) -> dict | None:
         return None
 
 
-def acceptance(state: dict, seat: str) -> Event:
+def acceptance(state: BoardState, seat: str) -> Event:
     """The event of accepting what awaits an answer: the claim, or the moat or kamikaze countering it."""
-    pending = state["pending"]
+    pending = pending_of(state)
     counter = pending["counter"]
     if counter is None:
         return Event("ClaimAccepted", {"seat": seat, "claim_version": pending["version"]})
@@ -101,12 +167,12 @@ def acceptance(state: dict, seat: str) -> Event:
     )
 
 
-def detected_powers(state: dict, target: str) -> dict:
+def detected_powers(state: BoardState, target: str) -> dict:
     """The secret of a detect that stands: the target piece's current powers."""
     return {"target": target, "powers": dict(state["powers"][target])}
 
 
-def detection(state: dict, claim: dict) -> Event:
+def detection(state: BoardState, claim: Mapping[str, Any]) -> Event:
     """The private result of a detect that stands: the target's current powers, for the detecting seat."""
     target = claim["target"]
     return Event(
@@ -117,7 +183,7 @@ def detection(state: dict, claim: dict) -> Event:
     )
 
 
-def reassignment_roll_public(state: dict) -> dict | None:
+def reassignment_roll_public(state: BoardState) -> dict | None:
     """The public part of the die a true claim's reassignment waits for (after the ruling): who rolls, for what."""
     for step in [state["step"]] + state["queue"]:
         if step is not None and step["kind"] == "reassign" and step["roll"] is None:
@@ -130,9 +196,9 @@ def reassignment_roll_public(state: dict) -> dict | None:
     return None
 
 
-def loss_public(state: dict, piece: str) -> dict:
+def loss_public(state: BoardState, piece: str) -> dict:
     """The public part of a piece loss: whose piece, who chose it, where it stood and its powers, now shown."""
-    step = state["step"]
+    step = step_of(state)
     where = locate(state["board"])[piece]
     return {
         "seat": step["loser"],
@@ -145,9 +211,9 @@ def loss_public(state: dict, piece: str) -> dict:
     }
 
 
-def reassign_public(state: dict) -> dict:
+def reassign_public(state: BoardState) -> dict:
     """The public part of a reassignment: the type of power it replaces and the ruling it follows."""
-    step = state["step"]
+    step = step_of(state)
     seat, kind = step["seat"], step["type"]
     followup = {
         "call_version": step["call_version"],
@@ -157,22 +223,22 @@ def reassign_public(state: dict) -> dict:
     return {"seat": seat, "power_type": kind, "bluff_call_followup": followup}
 
 
-def reassigned(state: dict, piece: str, power: str) -> dict:
+def reassigned(state: BoardState, piece: str, power: str) -> dict:
     """The part of a reassignment's secret restating the seat's whole assignment with the new power."""
-    step = state["step"]
+    step = step_of(state)
     assignment = {p: dict(state["powers"][p]) for p in pieces_of(step["seat"])}
     assignment[piece][step["type"]] = power
     return {"assignment": assignment}
 
 
-def won_public(state: dict) -> dict:
+def won_public(state: BoardState) -> dict:
     """The public part of the match's end by a win: who met a winning condition and which (None, None if nobody)."""
     won = winner(state)
     seat, reason = won if won is not None else (None, None)
     return {"winner": seat, "reason": reason}
 
 
-def derived_secret(state: dict, event: Event) -> dict | None:
+def derived_secret(state: BoardState, event: Event) -> dict | None:
     """What the replayed hidden powers and dice fix of an event's secret; None when nothing is fixed."""
     # Die rolls hold only their chance result (re-derived from the seed by the verifier); which
     # power goes on which piece, at assignment or reassignment, is the seat's own choice.
@@ -194,7 +260,7 @@ def derived_secret(state: dict, event: Event) -> dict | None:
     return None
 
 
-def derived_public(state: dict, event: Event) -> dict | None:
+def derived_public(state: BoardState, event: Event) -> dict | None:
     """What the replayed state (and a recorded die) fixes of an event's public part; None when it is all a choice."""
     # A seat chooses its assignment, its move (piece, destination, claims), detects, answers,
     # calls, the lost piece and the new power; everything else a record says publicly — who
@@ -224,7 +290,7 @@ def derived_public(state: dict, event: Event) -> dict | None:
         plan = replanned(state, pub["plan"])
         return {"seat": actor, "plan": plan} if plan is None else moved_public(state, actor, plan)
     if kind in ("DetectClaimed", "MoatClaimed", "KamikazeClaimed"):
-        pending = state["pending"]
+        pending = pending_of(state)
         return {"seat": actor, **({"against_version": pending["version"]} if kind != "DetectClaimed" else {})}
     if kind in ("ClaimAccepted", "MoatAccepted", "KamikazeAccepted"):
         return acceptance(state, actor).public
@@ -245,7 +311,7 @@ def derived_public(state: dict, event: Event) -> dict | None:
     return _player_power_public(state, event, actor)
 
 
-def _player_power_public(state: dict, event: Event, actor: str | None) -> dict | None:
+def _player_power_public(state: BoardState, event: Event, actor: str | None) -> dict | None:
     """What the state fixes of a Player Powers record (which powers a Sensei names, and whose pieces, are choices)."""
     kind, pub = event.kind, event.public
     if kind == "PlayerPowerEarned":
@@ -254,7 +320,8 @@ def _player_power_public(state: dict, event: Event, actor: str | None) -> dict |
             return earned_public(state, None)
         return {"chance": {"draw": "roll", "n": DIE_SIDES}, **earned_public(state, pub["chance_result"])}
     if kind == "PlayerPowerChosen":
-        return {"seat": actor, "earned_version": (state["step"] or {}).get("earned_version")}
+        step = state["step"]
+        return {"seat": actor, "earned_version": step.get("earned_version") if step is not None else None}
     if kind in ("SenseiClaimed", "JuggernautDeclined"):
         return {"seat": actor}
     if kind == "MagicianSwapped":

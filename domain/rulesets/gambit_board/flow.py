@@ -8,7 +8,8 @@ here ends the match by itself: `winner` only reads the state, and decide records
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from domain.ruleset import RuleViolation, check_game_running, check_seat_in_match, check_seat_to_act
 
@@ -30,6 +31,10 @@ from .commands import (
     UseWitchDoctor,
 )
 from .powers import held
+
+if TYPE_CHECKING:
+    from .payloads import Plan
+    from .state import BoardState, Counter, Pending, Step, Turn
 
 # Which step each command answers. A move or detect sent at another step is refused with what the
 # game is busy with; any other command sent out of its step is refused with what is missing.
@@ -75,6 +80,31 @@ FAR_ROW_TO_WIN = 3
 TURN_KINDS = ("move", "detect", "sensei", "magician")
 
 
+def turn_of(state: BoardState) -> Turn:
+    """The turn being played (read only where the step machine has one: in play, before the end)."""
+    return cast("Turn", state["turn"])
+
+
+def step_of(state: BoardState) -> Step:
+    """The step awaited (read only where a command or record answers one)."""
+    return cast("Step", state["step"])
+
+
+def pending_of(state: BoardState) -> Pending:
+    """The claim awaiting an answer (read only where a command or record answers one)."""
+    return cast("Pending", state["pending"])
+
+
+def pending_plan(state: BoardState) -> Plan:
+    """The pending move's plan (read only where the claim awaiting an answer is a move)."""
+    return cast("Plan", pending_of(state)["plan"])
+
+
+def pending_counter(state: BoardState) -> Counter:
+    """The moat or kamikaze claimed against the pending claim (read only where one awaits an answer)."""
+    return cast("Counter", pending_of(state)["counter"])
+
+
 def opponent(seat: str) -> str:
     """The other seat."""
     return "north" if seat == "south" else "south"
@@ -90,7 +120,7 @@ def seat_of(piece: str) -> str:
     return "south" if piece[0] == "S" else "north"
 
 
-def check_own_piece(state: dict, seat: str, piece: str) -> None:
+def check_own_piece(state: BoardState, seat: str, piece: str) -> None:
     """The piece exists, belongs to `seat` and is still on the board (the one check every other shares)."""
     if not isinstance(piece, str) or piece not in state["powers"]:
         raise RuleViolation("unknown_piece", f"{piece!r} is not a piece")
@@ -100,7 +130,7 @@ def check_own_piece(state: dict, seat: str, piece: str) -> None:
         raise RuleViolation("piece_lost", f"{piece} has been lost")
 
 
-def check_opposing_piece(state: dict, seat: str, target: str) -> None:
+def check_opposing_piece(state: BoardState, seat: str, target: str) -> None:
     """The target exists, belongs to the other seat and is still on the board (detect, Magician)."""
     if not isinstance(target, str) or target not in state["powers"]:
         raise RuleViolation("unknown_piece", f"{target!r} is not a piece")
@@ -110,24 +140,24 @@ def check_opposing_piece(state: dict, seat: str, target: str) -> None:
         raise RuleViolation("piece_lost", f"{target} has been lost")
 
 
-def on_board(state: dict, seat: str) -> list[str]:
+def on_board(state: BoardState, seat: str) -> list[str]:
     """A seat's pieces not yet lost."""
     return [p for p in pieces_of(seat) if p not in state["lost"][seat]]
 
 
-def current_step(state: dict) -> str | None:
+def current_step(state: BoardState) -> str | None:
     """The kind of step now awaited (`assign` while powers are being placed)."""
     if state["phase"] == "assign":
         return "assign"
     return state["step"]["kind"] if state["step"] is not None else None
 
 
-def match_over(state: dict) -> bool:
+def match_over(state: BoardState) -> bool:
     """Whether the match has ended (won or resigned)."""
     return state["result"] is not None
 
 
-def waiting_for(state: dict) -> list[str]:
+def waiting_for(state: BoardState) -> list[str]:
     """The seats the current step waits for: both while assigning, else the step's seat; nobody once over."""
     if match_over(state):
         return []
@@ -137,13 +167,13 @@ def waiting_for(state: dict) -> list[str]:
     return [step["seat"]] if step is not None else []
 
 
-def far_row_pieces(state: dict, seat: str) -> list[str]:
+def far_row_pieces(state: BoardState, seat: str) -> list[str]:
     """The seat's pieces standing on the opponent's home row (sat on or not), in id order."""
     row = HOME_ROW[opponent(seat)]
     return sorted(p for sq, stack in state["board"].items() if row_of(sq) == row for p in stack if p[0] == PREFIX[seat])
 
 
-def start_turn(state: dict, seat: str, number: int, juggernaut: bool = False) -> None:
+def start_turn(state: BoardState, seat: str, number: int, juggernaut: bool = False) -> None:
     """`seat` is to move; no moat zone or move is forbidden yet; who stands on a far row now is noted.
 
     A Juggernaut turn (Player Powers) is one more move answering a far-row win.
@@ -160,10 +190,10 @@ def start_turn(state: dict, seat: str, number: int, juggernaut: bool = False) ->
     state["pending"] = None
 
 
-def end_turn(state: dict) -> None:
+def end_turn(state: BoardState) -> None:
     """The window closed: the turn passes, and (Player Powers) each piece newly on its far row owes an earning."""
     state["pending"] = None
-    turn = state["turn"]
+    turn = turn_of(state)
     if state["config"].get("player_powers"):
         # Which pieces stood there when the turn began (a turn recorded before this was kept: none).
         start = turn.get("far_row_start") or {}
@@ -171,7 +201,7 @@ def end_turn(state: dict) -> None:
     start_turn(state, opponent(turn["seat"]), turn["number"] + 1)
 
 
-def advance(state: dict) -> None:
+def advance(state: BoardState) -> None:
     """Move on to the next step a ruling owes."""
     if state["phase"] == "over" or not state["queue"]:
         return
@@ -180,23 +210,23 @@ def advance(state: dict) -> None:
         end_turn(state)
     elif nxt["kind"] == "retry":
         state["pending"] = None
-        state["step"] = {"kind": "turn", "seat": state["turn"]["seat"]}
+        state["step"] = {"kind": "turn", "seat": turn_of(state)["seat"]}
     else:
         state["step"] = nxt
 
 
-def far_row_count(state: dict, seat: str) -> int:
+def far_row_count(state: BoardState, seat: str) -> int:
     """How many of the seat's unsat pieces stand on the opponent's home row."""
     row = HOME_ROW[opponent(seat)]
     return sum(1 for sq, stack in state["board"].items() if row_of(sq) == row and stack[-1][0] == PREFIX[seat])
 
 
-def captured_enough(state: dict, seat: str) -> bool:
+def captured_enough(state: BoardState, seat: str) -> bool:
     """Whether the seat's opponent has lost four pieces."""
     return len(state["lost"][opponent(seat)]) >= CAPTURES_TO_WIN
 
 
-def winning_reason(state: dict, seat: str) -> str | None:
+def winning_reason(state: BoardState, seat: str) -> str | None:
     """`far_row` or `captures` when the seat has met a winning condition."""
     if far_row_count(state, seat) >= FAR_ROW_TO_WIN:
         return "far_row"
@@ -205,7 +235,7 @@ def winning_reason(state: dict, seat: str) -> str | None:
     return None
 
 
-def last_mover(state: dict) -> str | None:
+def last_mover(state: BoardState) -> str | None:
     """The seat whose turn was played last: the one that made the newest move or detect."""
     # Read from the claims, not the turn: when a move closes the turn, the turn has passed to the
     # other seat before the win is declared.
@@ -215,7 +245,7 @@ def last_mover(state: dict) -> str | None:
     return state["turn"]["seat"] if state["turn"] is not None else None
 
 
-def winner(state: dict) -> tuple[str, str] | None:
+def winner(state: BoardState) -> tuple[str, str] | None:
     """(seat, reason) of the seat that has won, or None; both at once → the seat that just moved wins."""
     reasons = {s: r for s in SEATS if (r := winning_reason(state, s)) is not None}
     if not reasons:
@@ -225,7 +255,7 @@ def winner(state: dict) -> tuple[str, str] | None:
     return seat, reasons[seat]
 
 
-def finish(state: dict, winner_seat: str, reason: str) -> None:
+def finish(state: BoardState, winner_seat: str, reason: Literal["far_row", "captures", "resignation"]) -> None:
     """Record the result; nobody acts any more."""
     state["result"] = {"winners": [winner_seat], "reason": reason}
     state["phase"] = "over"
@@ -233,7 +263,7 @@ def finish(state: dict, winner_seat: str, reason: str) -> None:
     state["queue"] = []
 
 
-def lose_piece(state: dict, piece: str, reason: str, version: int | None) -> None:
+def lose_piece(state: BoardState, piece: str, reason: Literal["kamikaze", "lost"], version: int | None) -> None:
     """Remove a piece (its stack drops by one), count it lost and reveal its powers."""
     remove_piece(state["board"], piece)
     state["lost"][seat_of(piece)].append(piece)
@@ -242,25 +272,24 @@ def lose_piece(state: dict, piece: str, reason: str, version: int | None) -> Non
     )
 
 
-def effect_of(plan: dict) -> str:
+def effect_of(plan: Mapping[str, Any]) -> str:
     """What a planned move does: `push`, `sit` or a plain `move` (one effect per move)."""
     return "push" if plan["push"] is not None else "sit" if plan["sat_on"] is not None else "move"
 
 
-def send_back(state: dict) -> None:
+def send_back(state: BoardState) -> None:
     """A moat stood: take the move back, forbid the moat piece's zone and that very move for the rest of the turn."""
-    pending = state["pending"]
-    plan = pending["plan"]
+    plan = pending_plan(state)
     undo_move(state["board"], plan)
-    moat_square = locate(state["board"])[pending["counter"]["piece"]][0]
-    forbidden = state["turn"]["forbidden"]
+    moat_square = locate(state["board"])[pending_counter(state)["piece"]][0]
+    forbidden = turn_of(state)["forbidden"]
     forbidden.extend(sq for sq in neighbours(moat_square) if sq not in forbidden)
     # A pushed moat piece returns to the mover's destination, outside its own zone: the identical
     # push must be barred by itself, or the turn could repeat it forever.
-    state["turn"].setdefault("rejected", []).append([plan["piece"], plan["to"], effect_of(plan)])
+    turn_of(state).setdefault("rejected", []).append([plan["piece"], plan["to"], effect_of(plan)])
 
 
-def require_step(state: dict, seat: str, command: Any) -> None:
+def require_step(state: BoardState, seat: str, command: Any) -> None:
     """Check that `seat` is to act and that the command answers the current step."""
     check_game_running(match_over(state))
     check_seat_in_match(list(SEATS), seat)

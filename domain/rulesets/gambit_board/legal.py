@@ -31,18 +31,31 @@ from .commands import (
     UseSensei,
     UseWitchDoctor,
 )
-from .flow import SEATS, current_step, match_over, on_board, opponent, pieces_of, waiting_for
+from .flow import (
+    SEATS,
+    current_step,
+    match_over,
+    on_board,
+    opponent,
+    pending_counter,
+    pending_of,
+    pieces_of,
+    step_of,
+    turn_of,
+    waiting_for,
+)
 from .player_powers import check_magician, check_player_power, check_whole_turn, check_witch_doctor
 from .powers import ACTION, MOVEMENT, PLAYER_POWERS, SENSEI, assignment_choices
 from .rules import check_detect, check_kamikaze_claim, check_loss, check_moat_claim, check_reassign, reassign_choices
+from .state import BoardState
 
 
-def to_act(state: dict) -> list[str]:
+def to_act(state: BoardState) -> list[str]:
     """The seats the match is waiting for: both while assigning, else the seat of the current step."""
     return waiting_for(state)
 
 
-def may_act(state: dict) -> list[str]:
+def may_act(state: BoardState) -> list[str]:
     """Seats the match is not waiting for that may act now: while it runs, every other seat may resign."""
     if match_over(state):
         return []
@@ -50,7 +63,7 @@ def may_act(state: dict) -> list[str]:
     return [seat for seat in SEATS if seat not in waiting]
 
 
-def legal_commands(state: dict, seat: str) -> list[Command]:
+def legal_commands(state: BoardState, seat: str) -> list[Command]:
     """Every whole command `seat` may send now, and `resign`, which a seat may send at any time.
 
     Assignments are too many to list (thousands in select mode): legal_choices describes them.
@@ -62,7 +75,7 @@ def legal_commands(state: dict, seat: str) -> list[Command]:
     return out
 
 
-def legal_choices(state: dict, seat: str) -> list[Choice]:
+def legal_choices(state: BoardState, seat: str) -> list[Choice]:
     """The `assign` families of a seat still placing its powers (powers.assignment_choices), and Sensei transfers."""
     if match_over(state) or seat not in waiting_for(state):
         return []
@@ -91,16 +104,16 @@ def _sensei_choices(pieces: list[str]) -> list[Choice]:
     return out
 
 
-def _list_assign(state: dict, seat: str) -> list[Command]:
+def _list_assign(state: BoardState, seat: str) -> list[Command]:
     # Assignments are families too large to list: legal_choices offers them.
     return []
 
 
-def _list_turn(state: dict, seat: str) -> list[Command]:
+def _list_turn(state: BoardState, seat: str) -> list[Command]:
     board = state["board"]
     blocked = impassable(state["config"]["board"])
-    forbidden = state["turn"]["forbidden"]
-    rejected = state["turn"].get("rejected", [])
+    forbidden = turn_of(state)["forbidden"]
+    rejected = turn_of(state).get("rejected", [])
     where = locate(board)
     out: list[Command] = []
     whole_turns = passes(check_whole_turn, state)
@@ -143,8 +156,8 @@ def _move_command(piece: str, to: str, claims: tuple[str, ...]) -> MovePiece:
     return MovePiece(piece=piece, to=to, claims=claims)
 
 
-def _list_respond(state: dict, seat: str) -> list[Command]:
-    pending = state["pending"]
+def _list_respond(state: BoardState, seat: str) -> list[Command]:
+    pending = pending_of(state)
     out: list[Command] = [Accept()] + [CallBluff(claim=c) for c in pending["claims"]]
     mine = on_board(state, seat)
     out += [ClaimMoat(piece=p) for p in mine if passes(check_moat_claim, state, seat, p)]
@@ -153,15 +166,15 @@ def _list_respond(state: dict, seat: str) -> list[Command]:
     return out
 
 
-def _list_counter(state: dict, seat: str) -> list[Command]:
-    return [Accept(), CallBluff(claim=state["pending"]["counter"]["kind"])]
+def _list_counter(state: BoardState, seat: str) -> list[Command]:
+    return [Accept(), CallBluff(claim=pending_counter(state)["kind"])]
 
 
-def _list_lose(state: dict, seat: str) -> list[Command]:
-    return [ChooseLoss(piece=p) for p in pieces_of(state["step"]["loser"]) if passes(check_loss, state, p)]
+def _list_lose(state: BoardState, seat: str) -> list[Command]:
+    return [ChooseLoss(piece=p) for p in pieces_of(step_of(state)["loser"]) if passes(check_loss, state, p)]
 
 
-def _list_reassign(state: dict, seat: str) -> list[Command]:
+def _list_reassign(state: BoardState, seat: str) -> list[Command]:
     return [
         Reassign(power=power, piece=p)
         for power in reassign_choices(state)
@@ -170,11 +183,11 @@ def _list_reassign(state: dict, seat: str) -> list[Command]:
     ]
 
 
-def _list_earn(state: dict, seat: str) -> list[Command]:
+def _list_earn(state: BoardState, seat: str) -> list[Command]:
     return [ChoosePlayerPower(power=power) for power in PLAYER_POWERS]
 
 
-_LISTERS: dict[str | None, Callable[[dict, str], list[Command]]] = {
+_LISTERS: dict[str | None, Callable[[BoardState, str], list[Command]]] = {
     "assign": _list_assign,
     "turn": _list_turn,
     "respond": _list_respond,

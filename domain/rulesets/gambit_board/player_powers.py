@@ -28,7 +28,7 @@ when used (a Juggernaut when offered: declining ends the match anyway).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from domain.ruleset import Event, RuleViolation, chance_event
 
@@ -42,8 +42,18 @@ from .flow import (
     check_own_piece,
     end_turn,
     opponent,
+    pending_of,
     start_turn,
+    turn_of,
     winner,
+)
+from .payloads import (
+    JuggernautOffered,
+    MagicianSwapped,
+    PlayerPowerChosen,
+    PlayerPowerEarned,
+    SenseiClaimed,
+    WitchDoctorSwapped,
 )
 from .powers import (
     DIE_SIDES,
@@ -57,24 +67,28 @@ from .powers import (
     player_power_face,
 )
 
+if TYPE_CHECKING:
+    from .rules import Play
+    from .state import BoardState, Pending, PowerSlots, Step
+
 MAGICIAN, JUGGERNAUT, WITCH_DOCTOR = "magician", "juggernaut", "witch_doctor"
 
 
-def enabled(state: dict) -> bool:
+def enabled(state: BoardState) -> bool:
     """Whether the match plays the Player Powers variant."""
     return bool(state["config"].get("player_powers"))
 
 
-def holdings(state: dict, seat: str) -> list[str]:
+def holdings(state: BoardState, seat: str) -> list[str]:
     """The seat's unspent Player Powers, in the order earned (public)."""
     return list(state.get("player_powers", {}).get(seat, []))
 
 
-def _gain(state: dict, seat: str, power: str) -> None:
+def _gain(state: BoardState, seat: str, power: str) -> None:
     state.setdefault("player_powers", {s: [] for s in SEATS})[seat].append(power)
 
 
-def _spend(state: dict, seat: str, power: str) -> None:
+def _spend(state: BoardState, seat: str, power: str) -> None:
     owned = state.setdefault("player_powers", {s: [] for s in SEATS})[seat]
     if power in owned:
         owned.remove(power)
@@ -83,7 +97,7 @@ def _spend(state: dict, seat: str, power: str) -> None:
 # ---- checks shared by decide and legal_commands -------------------------------------------
 
 
-def check_player_power(state: dict, seat: str, power: str) -> None:
+def check_player_power(state: BoardState, seat: str, power: str) -> None:
     """The variant is on and the seat holds an unspent Player Power of this name."""
     if not enabled(state):
         raise RuleViolation("player_powers_off", "this match is played without Player Powers")
@@ -91,9 +105,9 @@ def check_player_power(state: dict, seat: str, power: str) -> None:
         raise RuleViolation("player_power_not_held", f"you hold no unspent {power} Player Power")
 
 
-def check_whole_turn(state: dict) -> None:
+def check_whole_turn(state: BoardState) -> None:
     """A detect, Sensei or Magician takes a whole turn; a Juggernaut turn is one more move and nothing else."""
-    if state["turn"].get("juggernaut"):
+    if turn_of(state).get("juggernaut"):
         raise RuleViolation("juggernaut_move_only", "a Juggernaut turn is one move (or decline_juggernaut)")
 
 
@@ -104,7 +118,7 @@ def check_transfer_powers(powers: tuple[str, ...]) -> None:
     check_named_powers(powers, "named")
 
 
-def check_sensei(state: dict, seat: str, source: str, target: str, powers: tuple[str, ...]) -> None:
+def check_sensei(state: BoardState, seat: str, source: str, target: str, powers: tuple[str, ...]) -> None:
     """Sensei: your Player Power, in a whole turn, from one of your pieces to another, naming powers to move."""
     check_player_power(state, seat, SENSEI)
     check_whole_turn(state)
@@ -115,12 +129,12 @@ def check_sensei(state: dict, seat: str, source: str, target: str, powers: tuple
     check_transfer_powers(powers)
 
 
-def _on_top(state: dict, piece: str) -> bool:
+def _on_top(state: BoardState, piece: str) -> bool:
     square, index = locate(state["board"])[piece]
     return index == len(state["board"][square]) - 1
 
 
-def check_magician(state: dict, seat: str, piece: str, target: str) -> None:
+def check_magician(state: BoardState, seat: str, piece: str, target: str) -> None:
     """Magician: your Player Power, in a whole turn, on your piece and an opposing piece, neither sat on."""
     check_player_power(state, seat, MAGICIAN)
     check_whole_turn(state)
@@ -132,10 +146,10 @@ def check_magician(state: dict, seat: str, piece: str, target: str) -> None:
         raise RuleViolation("target_is_sat_on", f"{target} has a piece on top of it")
 
 
-def check_witch_doctor(state: dict, seat: str, piece: str) -> None:
+def check_witch_doctor(state: BoardState, seat: str, piece: str) -> None:
     """Witch Doctor: your Player Power, answering a move that claimed powers, with your piece that holds some."""
     check_player_power(state, seat, WITCH_DOCTOR)
-    pending = state["pending"]
+    pending = pending_of(state)
     if pending["kind"] != "move":
         raise RuleViolation("not_a_move", "a Witch Doctor answers a move")
     if not pending["claims"]:
@@ -145,9 +159,9 @@ def check_witch_doctor(state: dict, seat: str, piece: str) -> None:
         raise RuleViolation("nothing_to_swap", f"{piece} holds no power to give")
 
 
-def check_decline(state: dict) -> None:
+def check_decline(state: BoardState) -> None:
     """Declining is the Juggernaut holder's alternative to its one more move."""
-    if not state["turn"].get("juggernaut") or winner(state) is None:
+    if not turn_of(state).get("juggernaut") or winner(state) is None:
         raise RuleViolation("no_juggernaut_pending", "no Juggernaut move is awaited")
 
 
@@ -160,7 +174,7 @@ def check_player_power_choice(power: str) -> None:
 # ---- event parts (decide builds them; derived_public and derived_secret restate them) -------
 
 
-def earned_public(state: dict, roll: int | None) -> dict:
+def earned_public(state: BoardState, roll: int | None) -> dict:
     """The public part of the next owed earning: whose piece, where it arrived, and the power (None: to choose)."""
     seat, piece = state["earnings_owed"][0]
     return {
@@ -176,7 +190,7 @@ def sensei_public(seat: str, source: str, target: str, powers: Iterable[str]) ->
     return {"seat": seat, "source": source, "target": target, "powers": list(powers)}
 
 
-def magician_public(state: dict, seat: str | None, piece: str, target: str) -> dict:
+def magician_public(state: BoardState, seat: str | None, piece: str, target: str) -> dict:
     """The public part of a Magician swap: both pieces and the squares they leave."""
     where = locate(state["board"])
     return {
@@ -188,9 +202,9 @@ def magician_public(state: dict, seat: str | None, piece: str, target: str) -> d
     }
 
 
-def witch_doctor_public(state: dict, seat: str | None, piece: str) -> dict:
+def witch_doctor_public(state: BoardState, seat: str | None, piece: str) -> dict:
     """The public part of a Witch Doctor swap: the responder's piece, the mover and the claimed powers it receives."""
-    pending = state["pending"]
+    pending = pending_of(state)
     return {
         "seat": seat,
         "piece": piece,
@@ -200,16 +214,15 @@ def witch_doctor_public(state: dict, seat: str | None, piece: str) -> dict:
     }
 
 
-def witch_doctor_secret(state: dict, piece: str) -> dict:
+def witch_doctor_secret(state: BoardState, piece: str) -> dict:
     """The secret of a Witch Doctor swap, for both seats: the powers the responder's piece gives (and the mover's receives)."""
     # Nothing of the mover's piece beyond the public claims: what it keeps, and whether it
     # really held what it claimed, are its owner's (its slot records say it, to its seat alone).
     return {"given": held(state["powers"][piece])}
 
 
-def witch_doctor_swap(state: dict, piece: str) -> dict:
-    """What a Witch Doctor swap makes of both pieces (the organizers' truth, never one seat's record)."""
-    pending = state["pending"]
+def witch_doctor_swap(state: BoardState, piece: str, pending: Pending) -> tuple[PowerSlots, PowerSlots]:
+    """What a Witch Doctor swap makes of both pieces, the responder's and the mover's (the organizers' truth)."""
     mover, claims = pending["piece"], pending["claims"]
     given = held(state["powers"][piece])
     piece_powers = no_powers()
@@ -220,10 +233,10 @@ def witch_doctor_swap(state: dict, piece: str) -> dict:
             mover_powers[POWER_TYPES[claim]] = None  # a really held claimed power leaves the mover
     for power in given:
         mover_powers[POWER_TYPES[power]] = power
-    return {"given": given, "piece_powers": piece_powers, "mover_powers": mover_powers}
+    return piece_powers, mover_powers
 
 
-def juggernaut_holder(state: dict, won: tuple[str, str] | None) -> str | None:
+def juggernaut_holder(state: BoardState, won: tuple[str, str] | None) -> str | None:
     """The seat that may answer this win with a Juggernaut move: the loser of a far-row win that holds one."""
     if won is None or not enabled(state):
         return None
@@ -234,27 +247,27 @@ def juggernaut_holder(state: dict, won: tuple[str, str] | None) -> str | None:
     return holder
 
 
-def juggernaut_public(state: dict) -> dict:
+def juggernaut_public(state: BoardState) -> dict:
     """The public part of a Juggernaut offer: the holder and the seat whose far-row win it answers."""
     won = winner(state)
     seat = won[0] if won is not None else None
     return {"seat": None if seat is None else opponent(seat), "winner": seat}
 
 
-def record_owed_earnings(play: Any) -> None:
+def record_owed_earnings(play: Play) -> None:
     """Emit one `PlayerPowerEarned` per piece newly on its far row as the turn closed (decide side)."""
-    while play.state.get("earnings_owed"):
-        if play.state["config"]["power_mode"] == "roll":
+    while play.game.get("earnings_owed"):
+        if play.game["config"]["power_mode"] == "roll":
             drawn = play.chance.roll(play.purpose("player-power"), DIE_SIDES)
-            play.add(chance_event("PlayerPowerEarned", drawn, earned_public(play.state, drawn.result)))
+            play.add(chance_event("PlayerPowerEarned", drawn, earned_public(play.game, drawn.result)))
         else:
-            play.emit("PlayerPowerEarned", earned_public(play.state, None))
+            play.emit("PlayerPowerEarned", earned_public(play.game, None))
 
 
 # ---- evolve side ------------------------------------------------------------------------------
 
 
-def _interpose(state: dict, step: dict) -> None:
+def _interpose(state: BoardState, step: Step) -> None:
     """Put an owed choice before the turn that just began (after any choice already owed)."""
     if state["step"] is not None and state["step"]["kind"] == "turn":
         state["queue"].insert(0, {"kind": "retry"})
@@ -263,45 +276,54 @@ def _interpose(state: dict, step: dict) -> None:
         state["queue"].insert(max(len(state["queue"]) - 1, 0), step)
 
 
-def fold_earned(state: dict, event: Event) -> None:
+def fold_earned(state: BoardState, earned: PlayerPowerEarned, event: Event) -> None:
     """An earning: the power is held at once, or the seat owes its choice before play goes on."""
-    pub = event.public
     owed = state.get("earnings_owed") or []
     if owed:
         owed.pop(0)
-    if pub["power"] is not None:
-        _gain(state, pub["seat"], pub["power"])
+    if earned.power is not None:
+        _gain(state, earned.seat, earned.power)
     else:
-        _interpose(state, {"kind": "earn", "seat": pub["seat"], "piece": pub["piece"], "earned_version": event.version})
+        _interpose(state, {"kind": "earn", "seat": earned.seat, "piece": earned.piece, "earned_version": event.version})
 
 
-def fold_chosen(state: dict, event: Event) -> None:
+def fold_chosen(state: BoardState, chosen: PlayerPowerChosen, event: Event) -> None:
     """The earned power is named: it is held, and the next owed step (or the turn) follows."""
-    _gain(state, event.public["seat"], event.public["power"])
+    _gain(state, chosen.seat, chosen.power)
     advance(state)
 
 
-def fold_sensei_claimed(state: dict, event: Event) -> None:
+def fold_sensei_claimed(state: BoardState, claimed: SenseiClaimed, event: Event) -> None:
     """The Sensei is spent and its claim awaits the opponent's answer."""
-    pub = event.public
-    _spend(state, pub["seat"], SENSEI)
-    claim = {
+    _spend(state, claimed.seat, SENSEI)
+    state["claims"].append(
+        {
+            "version": event.version,
+            "seat": claimed.seat,
+            "kind": "sensei",
+            "piece": claimed.source,
+            "target": claimed.target,
+            "powers": list(claimed.powers),
+            "claims": [SENSEI],
+        }
+    )
+    state["pending"] = {
         "version": event.version,
-        "seat": pub["seat"],
-        "kind": SENSEI,
-        "piece": pub["source"],
-        "target": pub["target"],
-        "powers": list(pub["powers"]),
+        "seat": claimed.seat,
+        "kind": "sensei",
+        "piece": claimed.source,
+        "target": claimed.target,
+        "powers": list(claimed.powers),
         "claims": [SENSEI],
+        "plan": None,
+        "counter": None,
     }
-    state["claims"].append(dict(claim, powers=list(pub["powers"]), claims=[SENSEI]))
-    state["pending"] = {**claim, "plan": None, "counter": None}
-    state["step"] = {"kind": "respond", "seat": opponent(pub["seat"])}
+    state["step"] = {"kind": "respond", "seat": opponent(claimed.seat)}
 
 
-def apply_transfer(state: dict) -> None:
+def apply_transfer(state: BoardState) -> None:
     """A Sensei transfer that stands: each named power the source really holds moves, replacing the target's."""
-    pending = state["pending"]
+    pending = pending_of(state)
     source, target = pending["piece"], pending["target"]
     for power in pending["powers"]:
         kind = POWER_TYPES[power]
@@ -313,42 +335,41 @@ def apply_transfer(state: dict) -> None:
     owe(state, *owed_after_transfer(source, target, kinds))
 
 
-def fold_magician(state: dict, event: Event) -> None:
+def fold_magician(state: BoardState, swapped: MagicianSwapped, event: Event) -> None:
     """The Magician is spent, the two pieces trade places on their stacks, and the turn passes."""
-    pub = event.public
-    _spend(state, pub["seat"], MAGICIAN)
+    _spend(state, swapped.seat, MAGICIAN)
     board, where = state["board"], locate(state["board"])
-    board[where[pub["piece"]][0]][-1] = pub["target"]
-    board[where[pub["target"]][0]][-1] = pub["piece"]
+    board[where[swapped.piece][0]][-1] = swapped.target
+    board[where[swapped.target][0]][-1] = swapped.piece
     state["claims"].append(
         {
             "version": event.version,
-            "seat": pub["seat"],
-            "kind": MAGICIAN,
-            "piece": pub["piece"],
-            "target": pub["target"],
+            "seat": swapped.seat,
+            "kind": "magician",
+            "piece": swapped.piece,
+            "target": swapped.target,
             "claims": [],
         }
     )
     end_turn(state)
 
 
-def fold_witch_doctor(state: dict, event: Event) -> None:
+def fold_witch_doctor(state: BoardState, swapped: WitchDoctorSwapped, event: Event) -> None:
     """The Witch Doctor is spent, both pieces take their new powers (committed anew), and the move stands."""
-    pub = event.public
-    _spend(state, pub["seat"], WITCH_DOCTOR)
-    swap = witch_doctor_swap(state, pub["piece"])
-    mover = state["pending"]["piece"]
-    state["powers"][pub["piece"]] = swap["piece_powers"]
-    state["powers"][mover] = swap["mover_powers"]
-    owe(state, *owed_after_swap(pub["piece"]))
+    pending = pending_of(state)
+    if pending is None:  # a swap answers the pending move: never so in a recorded match
+        return
+    _spend(state, swapped.seat, WITCH_DOCTOR)
+    mover = pending["piece"]
+    state["powers"][swapped.piece], state["powers"][mover] = witch_doctor_swap(state, swapped.piece, pending)
+    owe(state, *owed_after_swap(swapped.piece))
     owe(state, *owed_after_swap(mover))
     state["claims"].append(
         {
             "version": event.version,
-            "seat": pub["seat"],
-            "kind": WITCH_DOCTOR,
-            "piece": pub["piece"],
+            "seat": swapped.seat,
+            "kind": "witch_doctor",
+            "piece": swapped.piece,
             "mover": mover,
             "claims": [],
         }
@@ -356,11 +377,11 @@ def fold_witch_doctor(state: dict, event: Event) -> None:
     end_turn(state)
 
 
-def fold_juggernaut_offered(state: dict, event: Event) -> None:
+def fold_juggernaut_offered(state: BoardState, offered: JuggernautOffered, event: Event) -> None:
     """The Juggernaut is spent and its holder's turn is one more move (after any earning still to be named)."""
-    holder = event.public["seat"]
+    holder = offered.seat
     _spend(state, holder, JUGGERNAUT)
     step = state["step"]
-    start_turn(state, holder, state["turn"]["number"], juggernaut=True)
+    start_turn(state, holder, turn_of(state)["number"], juggernaut=True)
     if step is not None and step["kind"] != "turn":
         state["step"] = step  # an owed choice comes first; the queue then resumes this turn

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import combinations, combinations_with_replacement
+from typing import Any
 
 from domain.choices import Choice, pair_part, pairs, sequence_of
 from domain.ruleset import RuleViolation
@@ -56,7 +57,7 @@ def no_powers() -> dict:
     return {"movement": None, "action": None}
 
 
-def next_power_die(dice: dict, seats: Iterable[str]) -> dict | None:
+def next_power_die(dice: Mapping[str, Any], seats: Iterable[str]) -> dict | None:
     """Which power die roll-mode setup rolls next, by the dice rolled so far; None once every seat is done."""
     # Seat by seat in order: movement 1, movement 2, action 1, action 2 (0 = not rolled yet); a
     # double moat (two action 1s) re-rolls all four as the next attempt.
@@ -84,7 +85,7 @@ def fits_dice(chosen: list[str], faces: list[str]) -> bool:
     return not missing
 
 
-def faces(dice: dict) -> dict:
+def faces(dice: Mapping[str, Any]) -> dict:
     """Rolled numbers mapped to faces: {"movement": [...], "action": [...]}."""
     return {kind: [die_face(kind, r) for r in dice[kind]] for kind in TYPES}
 
@@ -98,7 +99,7 @@ def type_options(kind: str, mode: str, rolled: list[str] | None) -> list[tuple[s
     return sorted({tuple(fixed) + e for e in extra})
 
 
-def assignment_choices(pieces: list[str], mode: str, dice: dict | None) -> list[Choice]:
+def assignment_choices(pieces: list[str], mode: str, dice: Mapping[str, Any] | None) -> list[Choice]:
     """Every valid assignment, as one choice per pair of movement and pair of action powers.
 
     Each power of a pair goes to a different piece (a piece may hold one power of each type), so

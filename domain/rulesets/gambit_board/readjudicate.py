@@ -7,9 +7,10 @@ from domain.ruleset import Event
 from .bluffs import claim_is_true, claimed_powers
 from .commitments import evidence_version
 from .powers import POWER_TYPES
+from .state import BoardState
 
 
-def readjudicate(state: dict, event: Event) -> dict:
+def readjudicate(state: BoardState, event: Event) -> dict:
     """The verdict the rules give for a recorded ruling, from the hidden powers in `state`.
 
     An offline verifier replays every assignment, so `state` holds the truth at the claim (no

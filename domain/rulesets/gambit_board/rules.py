@@ -10,13 +10,13 @@ meeting a winning condition.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from domain.chance import Chance
 from domain.decision import Decision, GameEnded
 from domain.ruleset import (
     Event,
     RuleViolation,
-    State,
     chance_event,
     check_game_running,
     check_seat_in_match,
@@ -65,10 +65,15 @@ from .flow import (
     check_own_piece,
     effect_of,
     match_over,
+    pending_of,
+    pending_plan,
     pieces_of,
     require_step,
+    step_of,
+    turn_of,
     winner,
 )
+from .payloads import DetectClaimed, JuggernautDeclined, Resigned
 from .player_powers import (
     check_decline,
     check_magician,
@@ -96,12 +101,12 @@ from .powers import (
     power_type,
     powers_of_type,
 )
-from .state import evolve
+from .state import BoardState, evolve
 
 # ---- setup -------------------------------------------------------------------------------
 
 
-def setup(config: Config, seats: list[str], chance: Any, seat_options: dict[str, dict] | None = None) -> list[Event]:
+def setup(config: Config, seats: list[str], chance: Chance, seat_options: dict[str, dict] | None = None) -> list[Event]:
     """Draw the first seat if random, roll each seat's secret power dice in roll mode, open assignment."""
     events = []
     first = config.first_seat
@@ -117,7 +122,7 @@ def setup(config: Config, seats: list[str], chance: Any, seat_options: dict[str,
     return events
 
 
-def _roll_powers(seat: str, chance: Any) -> list[Event]:
+def _roll_powers(seat: str, chance: Chance) -> list[Event]:
     """Two movement and two action dice, secret to the seat; a rolled double moat re-rolls all four."""
     events = []
     attempt = 1
@@ -181,7 +186,7 @@ def check_claims(claims: tuple[str, ...]) -> None:
             raise RuleViolation("claim_not_applicable", f"{claim} is not claimed by moving")
 
 
-def check_move(state: dict, seat: str, piece: str, to: str, claims: tuple[str, ...]) -> dict:
+def check_move(state: BoardState, seat: str, piece: str, to: str, claims: tuple[str, ...]) -> dict:
     """The plan of a legal move by `seat`; RuleViolation naming the broken rule otherwise."""
     check_own_piece(state, seat, piece)
     check_claims(claims)
@@ -189,14 +194,14 @@ def check_move(state: dict, seat: str, piece: str, to: str, claims: tuple[str, .
     if index != len(state["board"][square]) - 1:
         raise RuleViolation("piece_is_sat_on", f"{piece} has a piece on top of it")
     plan = plan_move(state["board"], impassable(state["config"]["board"]), piece, square, to, claims)
-    if to in state["turn"]["forbidden"]:
+    if to in turn_of(state)["forbidden"]:
         raise RuleViolation("moat_zone_forbidden", f"{to} is in a moat zone that sent this turn's move back")
-    if [piece, to, effect_of(plan)] in state["turn"].get("rejected", []):
+    if [piece, to, effect_of(plan)] in turn_of(state).get("rejected", []):
         raise RuleViolation("move_sent_back", f"a moat sent this very move of {piece} to {to} back this turn")
     return plan
 
 
-def check_detect(state: dict, seat: str, piece: str, target: str) -> None:
+def check_detect(state: BoardState, seat: str, piece: str, target: str) -> None:
     """Detect: your piece (sat on or not: detecting is not moving), an opposing piece in the 8 squares around it."""
     check_whole_turn(state)
     check_own_piece(state, seat, piece)
@@ -212,43 +217,43 @@ def check_claimed_power(claim: str) -> None:
         raise RuleViolation("unknown_power", f"{claim!r} is not a power")
 
 
-def check_moat_claim(state: dict, seat: str, piece: str) -> None:
+def check_moat_claim(state: BoardState, seat: str, piece: str) -> None:
     """A moat answers an opposing move (not a ghost's) with your piece next to its destination."""
-    pending = state["pending"]
+    pending = pending_of(state)
     if pending["kind"] != "move":
         raise RuleViolation("not_a_move", "a moat can only answer a move")
     if "ghost" in pending["claims"]:
         raise RuleViolation("cannot_claim_moat_against_ghost", "ghosts ignore moats")
     check_own_piece(state, seat, piece)
-    if locate(state["board"])[piece][0] not in neighbours(pending["plan"]["to"]):
-        raise RuleViolation("not_adjacent", f"{piece} is not next to {pending['plan']['to']}")
+    if locate(state["board"])[piece][0] not in neighbours(pending_plan(state)["to"]):
+        raise RuleViolation("not_adjacent", f"{piece} is not next to {pending_plan(state)['to']}")
 
 
-def check_kamikaze_claim(state: dict, seat: str, piece: str) -> None:
+def check_kamikaze_claim(state: BoardState, seat: str, piece: str) -> None:
     """A kamikaze answers a sit on your piece: the piece the mover just sat on."""
-    pending = state["pending"]
+    pending = pending_of(state)
     if pending["kind"] != "move":
         raise RuleViolation("not_a_move", "a kamikaze can only answer a move")
     check_own_piece(state, seat, piece)
-    if pending["plan"]["sat_on"] != piece:
+    if pending_plan(state)["sat_on"] != piece:
         raise RuleViolation("not_sat_on", f"{piece} was not just sat on")
 
 
-def check_loss(state: dict, piece: str) -> None:
+def check_loss(state: BoardState, piece: str) -> None:
     """The lost piece is one of the losing seat's pieces still on the board."""
-    check_own_piece(state, state["step"]["loser"], piece)
+    check_own_piece(state, step_of(state)["loser"], piece)
 
 
-def reassign_choices(state: dict) -> tuple[str, ...]:
+def reassign_choices(state: BoardState) -> tuple[str, ...]:
     """Powers the reassigning seat may take: any of the type, or the rolled face in roll mode."""
-    step = state["step"]
+    step = step_of(state)
     options = powers_of_type(step["type"])
     if state["config"]["power_mode"] == "roll" and step["roll"] is not None and step["roll"] <= 4:
         return (options[step["roll"] - 1],)
     return options
 
 
-def check_reassign(state: dict, seat: str, power: str, piece: str) -> None:
+def check_reassign(state: BoardState, seat: str, power: str, piece: str) -> None:
     """The new power is of the revealed power's type (the rolled one unless wild) on a piece you still have."""
     if power_type(power) is None:
         raise RuleViolation("unknown_power", f"{power!r} is not a power")
@@ -263,13 +268,19 @@ def check_reassign(state: dict, seat: str, power: str, piece: str) -> None:
 class Play(Decision):
     """Decide's scratch pad for gambit-board: a Decision that also declares a win when the rules end the match."""
 
-    def __init__(self, state: State, chance: Any) -> None:
-        super().__init__(state, chance, evolve, ended=match_over)
+    def __init__(self, state: BoardState, chance: Chance) -> None:
+        # Decision keeps any game's state as plain JSON (domain.decision); `game` reads it as this game's.
+        super().__init__(cast(dict, state), chance, cast(Any, evolve), ended=cast(Any, match_over))
         turn = state["turn"]
         self._turn_at_start = turn["number"] if turn is not None else None
         self._juggernaut_turn = bool(turn is not None and turn.get("juggernaut"))
         self._lost_at_start = _lost_count(state)
         self._offered = False
+
+    @property
+    def game(self) -> BoardState:
+        """The scratch state as the events decided so far left it."""
+        return cast(BoardState, self.state)
 
     def declare_winner(self) -> None:
         """After a turn closes or a piece is lost, emit `MatchWon` if a seat has met a winning condition.
@@ -279,29 +290,29 @@ class Play(Decision):
         the Juggernaut move itself — then the win, if it still holds, ends the match.
         """
         # Only then: a move waiting for its answer may stand on the far row until the answer comes.
-        closed = self._turn_at_start is not None and self.state["turn"]["number"] != self._turn_at_start
-        lost = _lost_count(self.state) != self._lost_at_start
-        won = winner(self.state)
+        closed = self._turn_at_start is not None and turn_of(self.game)["number"] != self._turn_at_start
+        lost = _lost_count(self.game) != self._lost_at_start
+        won = winner(self.game)
         if not (closed or lost) or won is None or self._offered:
             return
-        if not self._juggernaut_turn and juggernaut_holder(self.state, won) is not None:
+        if not self._juggernaut_turn and juggernaut_holder(self.game, won) is not None:
             if closed:
                 self._offered = True
-                self.emit("JuggernautOffered", juggernaut_public(self.state))
+                self.emit("JuggernautOffered", juggernaut_public(self.game))
             return
-        self.emit(MATCH_WON, won_public(self.state))
+        self.emit(MATCH_WON, won_public(self.game))
 
 
-def _lost_count(state: dict) -> int:
+def _lost_count(state: BoardState) -> int:
     return sum(len(state["lost"][s]) for s in SEATS)
 
 
-def decide(state: dict, seat: str, command: Any, chance: Any) -> list[Event]:
+def decide(state: BoardState, seat: str, command: Any, chance: Chance) -> list[Event]:
     """The events a command produces; RuleViolation when the rules forbid it."""
     if isinstance(command, Resign):
         check_game_running(match_over(state))
         check_seat_in_match(list(SEATS), seat)
-        return [Event("Resigned", {"seat": seat})]
+        return [Resigned(seat=seat).event()]
     if type(command) not in STEP_OF:
         raise RuleViolation("unknown_command", f"{command!r} is not a gambit-board command")
     require_step(state, seat, command)
@@ -317,7 +328,7 @@ def decide(state: dict, seat: str, command: Any, chance: Any) -> list[Event]:
 
 
 def _assign(play: Play, seat: str, command: AssignPowers) -> None:
-    state = play.state
+    state = play.game
     dice = state["dice"][seat]
     record = check_assignment(
         pieces_of(seat), dict(command.powers), state["config"]["power_mode"], faces(dice) if dice else None
@@ -331,39 +342,39 @@ def _assign(play: Play, seat: str, command: AssignPowers) -> None:
 
 
 def _move(play: Play, seat: str, command: MovePiece) -> None:
-    plan = check_move(play.state, seat, command.piece, command.to, tuple(command.claims))
-    play.emit("PieceMoved", moved_public(play.state, seat, plan))
+    plan = check_move(play.game, seat, command.piece, command.to, tuple(command.claims))
+    play.emit("PieceMoved", moved_public(play.game, seat, plan))
 
 
 def _detect(play: Play, seat: str, command: Detect) -> None:
-    check_detect(play.state, seat, command.piece, command.target)
-    play.emit("DetectClaimed", {"seat": seat, "piece": command.piece, "target": command.target})
+    check_detect(play.game, seat, command.piece, command.target)
+    play.add(DetectClaimed(seat=seat, piece=command.piece, target=command.target).event())
 
 
 def _accept(play: Play, seat: str, command: Accept) -> None:
-    pending = play.state["pending"]
+    pending = pending_of(play.game)
     # A detect that stands shows the target's powers as they are when it is accepted.
-    shown = detection(play.state, pending) if pending["counter"] is None and pending["kind"] == "detect" else None
-    play.add(acceptance(play.state, seat))
+    shown = detection(play.game, pending) if pending["counter"] is None and pending["kind"] == "detect" else None
+    play.add(acceptance(play.game, seat))
     if shown is not None:
         play.add(shown)
 
 
 def _call(play: Play, seat: str, command: CallBluff) -> None:
     check_claimed_power(command.claim)
-    pending = play.state["pending"]
+    pending = pending_of(play.game)
     # The call and its ruling are one record: the first event of this decision, whose version the
     # match tells through the chance source (match records such as disputes may come between).
-    ruled = ruling(play.state, seat, command.claim, play.next_version)
+    ruled = ruling(play.game, seat, command.claim, play.next_version)
     call = ruled.public["bluff_call"]
     true = call["verdict"] == "true"
-    shown = detection(play.state, pending) if true and call["subject"] == "detect" else None
+    shown = detection(play.game, pending) if true and call["subject"] == "detect" else None
     play.add(ruled)
     play.declare_winner()  # a sitter removed by a true kamikaze may be the fourth piece lost
     if shown is not None:
         play.add(shown)
-    if true and play.state["config"]["power_mode"] == "roll":
-        public = reassignment_roll_public(play.state)
+    if true and play.game["config"]["power_mode"] == "roll":
+        public = reassignment_roll_public(play.game)
         if public is not None:
             drawn = play.chance.roll("reassignment", public["chance"]["n"])
             play.add(
@@ -377,27 +388,27 @@ def _call(play: Play, seat: str, command: CallBluff) -> None:
 
 
 def _claim_moat(play: Play, seat: str, command: ClaimMoat) -> None:
-    check_moat_claim(play.state, seat, command.piece)
+    check_moat_claim(play.game, seat, command.piece)
     play.emit(
-        "MoatClaimed", {"seat": seat, "piece": command.piece, "against_version": play.state["pending"]["version"]}
+        "MoatClaimed", {"seat": seat, "piece": command.piece, "against_version": pending_of(play.game)["version"]}
     )
 
 
 def _claim_kamikaze(play: Play, seat: str, command: ClaimKamikaze) -> None:
-    check_kamikaze_claim(play.state, seat, command.piece)
+    check_kamikaze_claim(play.game, seat, command.piece)
     play.emit(
-        "KamikazeClaimed", {"seat": seat, "piece": command.piece, "against_version": play.state["pending"]["version"]}
+        "KamikazeClaimed", {"seat": seat, "piece": command.piece, "against_version": pending_of(play.game)["version"]}
     )
 
 
 def _choose_loss(play: Play, seat: str, command: ChooseLoss) -> None:
-    check_loss(play.state, command.piece)
+    check_loss(play.game, command.piece)
     # A lost piece's powers are shown to everyone, so both of its slot commitments are revealed.
-    play.emit("PieceLost", loss_public(play.state, command.piece), opens=piece_slots(play.state, command.piece))
+    play.emit("PieceLost", loss_public(play.game, command.piece), opens=piece_slots(play.game, command.piece))
 
 
 def _reassign(play: Play, seat: str, command: Reassign) -> None:
-    state = play.state
+    state = play.game
     check_reassign(state, seat, command.power, command.piece)
     assignment = reassigned(state, command.piece, command.power)["assignment"]
     play.emit(
@@ -412,23 +423,23 @@ def _choose_player_power(play: Play, seat: str, command: ChoosePlayerPower) -> N
     check_player_power_choice(command.power)
     play.emit(
         "PlayerPowerChosen",
-        {"seat": seat, "power": command.power, "earned_version": play.state["step"]["earned_version"]},
+        {"seat": seat, "power": command.power, "earned_version": step_of(play.game)["earned_version"]},
     )
 
 
 def _sensei(play: Play, seat: str, command: UseSensei) -> None:
     powers = tuple(command.powers)
-    check_sensei(play.state, seat, command.source, command.target, powers)
+    check_sensei(play.game, seat, command.source, command.target, powers)
     play.emit("SenseiClaimed", sensei_public(seat, command.source, command.target, powers))
 
 
 def _magician(play: Play, seat: str, command: UseMagician) -> None:
-    check_magician(play.state, seat, command.piece, command.target)
-    play.emit("MagicianSwapped", magician_public(play.state, seat, command.piece, command.target))
+    check_magician(play.game, seat, command.piece, command.target)
+    play.emit("MagicianSwapped", magician_public(play.game, seat, command.piece, command.target))
 
 
 def _witch_doctor(play: Play, seat: str, command: UseWitchDoctor) -> None:
-    state = play.state
+    state = play.game
     check_witch_doctor(state, seat, command.piece)
     # The swap's secret is what both seats know (the powers given); each piece's new powers
     # follow in slot records for its owner alone (record_owed_slots), the same four whatever
@@ -442,9 +453,9 @@ def _witch_doctor(play: Play, seat: str, command: UseWitchDoctor) -> None:
 
 
 def _decline_juggernaut(play: Play, seat: str, command: DeclineJuggernaut) -> None:
-    check_decline(play.state)
-    play.emit("JuggernautDeclined", {"seat": seat})
-    play.emit(MATCH_WON, won_public(play.state))
+    check_decline(play.game)
+    play.add(JuggernautDeclined(seat=seat).event())
+    play.emit(MATCH_WON, won_public(play.game))
 
 
 _DECIDERS: dict[type, Any] = {
@@ -468,7 +479,7 @@ _DECIDERS: dict[type, Any] = {
 # ---- outcome -----------------------------------------------------------------------------
 
 
-def outcome(state: dict) -> dict | None:
+def outcome(state: BoardState) -> dict | None:
     """None while running; then winners, reason, pieces lost and far-row counts."""
     result = state["result"]
     if result is None:
@@ -479,6 +490,6 @@ def outcome(state: dict) -> dict | None:
     return out
 
 
-def time_out(state: dict, seat: str, chance: Any) -> list[Event]:
+def time_out(state: BoardState, seat: str, chance: Chance) -> list[Event]:
     """A seat whose time ran out resigns: its opponent wins (`resignation`)."""
     return decide(state, seat, Resign(), chance)

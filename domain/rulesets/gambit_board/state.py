@@ -1,31 +1,57 @@
-"""The state of a gambit-board match and `evolve`, which folds events into it without judging.
+"""The state of a gambit-board match (`BoardState`) and `evolve`, which folds events into it without judging.
 
 The state is the organizers' truth (every power included); `view` filters it per viewer.
 Evolve applies what decide settled, the end of the match included (`MatchWon`, `Resigned`).
 Play is a sequence of steps (`state["step"]`: who must do what now) with a queue of the steps
 a bluff ruling still owes (a piece loss, a reassignment, then the turn passing or the mover
-moving again) or a closed turn owes (naming earned Player Powers, then the next turn). The
-Player Powers' folds are player_powers.py's.
+moving again) or a closed turn owes (naming earned Player Powers, then the next turn). Each
+declared event kind (payloads.py) has its fold here, registered on `FOLDS` by payload type; the
+Player Powers' folds are player_powers.py's, the slot records' commitments.py's.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: TypedDicts read NotRequired from evaluated annotations.
 import copy
+from typing import Literal, NotRequired, TypedDict, cast
 
+from domain.event_types import Folds
 from domain.ruleset import Event, config_to_dict
 
 from .board import COLUMNS, apply_move, copy_plan, undo_move
-from .commitments import (
-    COMMITTED,
-    fold_committed,
-    owe,
-    owed_after_assignment,
-    owed_after_kamikaze,
-    owed_after_reassignment,
-)
+from .commitments import fold_committed, owe, owed_after_assignment, owed_after_kamikaze, owed_after_reassignment
 from .config import Config
-from .events import MATCH_WON
+from .events import EVENTS
 from .flow import SEATS, advance, end_turn, finish, lose_piece, opponent, pieces_of, send_back, start_turn
+from .payloads import (
+    BluffCall,
+    BluffRuled,
+    BoardSetUp,
+    ClaimAccepted,
+    DetectClaimed,
+    FirstSeatDrawn,
+    JuggernautDeclined,
+    JuggernautOffered,
+    KamikazeAccepted,
+    KamikazeClaimed,
+    MagicianSwapped,
+    MatchWon,
+    MoatAccepted,
+    MoatClaimed,
+    PieceLost,
+    PieceMoved,
+    Plan,
+    PlayerPowerChosen,
+    PlayerPowerEarned,
+    PowerCommitted,
+    PowerDieRolled,
+    PowerReassigned,
+    PowerRecord,
+    PowersAssigned,
+    PowersDetected,
+    ReassignmentDieRolled,
+    Resigned,
+    SenseiClaimed,
+    WitchDoctorSwapped,
+)
 from .player_powers import (
     apply_transfer,
     fold_chosen,
@@ -37,23 +63,170 @@ from .player_powers import (
 )
 from .powers import POWER_TYPES, SENSEI, no_powers
 
+# A piece's powers by type ("movement", "action"): the power, or None for an empty slot.
+PowerSlots = dict[str, str | None]
 
-def initial_state(config: Config, seats: list[str]) -> dict:
+
+class BoardConfig(TypedDict):
+    """The match config as the state keeps it (config_to_dict of `Config`)."""
+
+    power_mode: Literal["select", "roll"]
+    loss_choice: Literal["loser", "winner"]
+    first_seat: Literal["south", "north", "random"]
+    board: Literal["standard", "bridges"]
+    player_powers: NotRequired[bool]  # matches begun before the variant existed lack it
+    players: NotRequired[int]
+
+
+class SeatDice(TypedDict):
+    """A seat's power dice (roll mode): the attempt (a double moat re-rolls) and each die, 0 until rolled."""
+
+    attempt: int
+    movement: list[int]
+    action: list[int]
+
+
+class Turn(TypedDict):
+    """The turn being played: whose, its number, what a moat has barred, and who stood on a far row at its start."""
+
+    seat: str
+    number: int
+    forbidden: list[str]
+    rejected: NotRequired[list[list[str]]]  # [piece, to, effect] of moves a moat sent back
+    juggernaut: NotRequired[bool]
+    far_row_start: NotRequired[dict[str, list[str]]]
+
+
+class Step(TypedDict):
+    """What the match awaits now (or a queued step a ruling or a closed turn owes)."""
+
+    kind: Literal["turn", "respond", "counter", "lose", "reassign", "earn", "end_turn", "retry"]
+    seat: NotRequired[str]
+    loser: NotRequired[str]  # lose: whose piece is lost
+    call_version: NotRequired[int | None]  # lose, reassign: the ruling owing it
+    type: NotRequired[str]  # reassign: the power type revealed
+    roll: NotRequired[int | None]  # reassign: the reassignment die (roll mode)
+    piece: NotRequired[str]  # earn: the piece that arrived
+    earned_version: NotRequired[int | None]  # earn: the earning record
+
+
+class Counter(TypedDict):
+    """A moat or kamikaze claimed against the pending claim."""
+
+    kind: Literal["moat", "kamikaze"]
+    version: int | None
+    seat: str
+    piece: str
+
+
+class Pending(TypedDict):
+    """The claim awaiting an answer: a move, a detect or a Sensei transfer, and any counter-claim to it."""
+
+    kind: Literal["move", "detect", "sensei"]
+    version: int | None
+    seat: str
+    piece: str
+    claims: list[str]
+    plan: Plan | None
+    counter: Counter | None
+    target: NotRequired[str]  # detect, sensei
+    powers: NotRequired[list[str]]  # sensei: the powers named
+
+
+# A claim or Player Power use in the public record of claims (`from` is not a Python name, hence
+# the functional form); a move's keeps its squares, a detect's, Sensei's or Magician's its target.
+Claim = TypedDict(
+    "Claim",
+    {
+        "version": int | None,
+        "seat": str,
+        "kind": Literal["move", "detect", "moat", "kamikaze", "sensei", "magician", "witch_doctor"],
+        "piece": str,
+        "claims": list[str],
+        "from": NotRequired[str],
+        "to": NotRequired[str],
+        "target": NotRequired[str],
+        "powers": NotRequired[list[str]],  # sensei
+        "mover": NotRequired[str],  # witch_doctor
+    },
+)
+
+
+class Ruling(BluffCall):
+    """A ruling as the state keeps it: the recorded call and the version it was recorded at."""
+
+    version: int | None
+
+
+class Revealed(TypedDict):
+    """Powers shown to everyone: a true claim's, or a lost piece's."""
+
+    piece: str
+    powers: list[str]
+    reason: Literal["true_claim", "kamikaze", "lost"]
+    version: int | None
+
+
+class Detection(TypedDict):
+    """What a seat's detect showed it."""
+
+    target: str
+    powers: PowerRecord
+    version: int | None
+
+
+class Result(TypedDict):
+    """How the match ended."""
+
+    winners: list[str]
+    reason: Literal["far_row", "captures", "resignation"]
+    resigned: NotRequired[str]
+
+
+class BoardState(TypedDict):
+    """The whole state of a gambit-board match (plain JSON; snapshots store it as it is)."""
+
+    config: BoardConfig
+    phase: Literal["setup", "assign", "play", "over"]
+    version: int
+    first_seat: str | None
+    board: dict[str, list[str]]  # occupied squares only, each stack bottom to top
+    powers: dict[str, PowerSlots]
+    assignment_version: dict[str, int | None]
+    # The newest commitment of each power slot, and the slot records the last event requires
+    # (commitments.py); matches begun before slots were committed one by one lack them.
+    slots: NotRequired[dict[str, dict[str, int | None]]]
+    owed: NotRequired[list[list[str]]]  # [piece, power type, reason]
+    dice: dict[str, SeatDice | None]
+    turn: Turn | None
+    step: Step | None
+    queue: list[Step]
+    pending: Pending | None
+    lost: dict[str, list[str]]
+    revealed: list[Revealed]
+    rulings: list[Ruling]
+    claims: list[Claim]
+    detections: dict[str, list[Detection]]
+    result: Result | None
+    # Player Powers: each seat's unspent ones (public), and the earnings the last closed turn owes.
+    player_powers: NotRequired[dict[str, list[str]]]
+    earnings_owed: NotRequired[list[list[str]]]  # [seat, piece]
+
+
+def initial_state(config: Config, seats: list[str]) -> BoardState:
     """Pieces on their home rows, no powers yet, waiting for setup."""
     board = {}
     for i, col in enumerate(COLUMNS):
         board[f"{col}1"] = [f"S{i + 1}"]
         board[f"{col}6"] = [f"N{i + 1}"]
     return {
-        "config": config_to_dict(config),
+        "config": cast(BoardConfig, config_to_dict(config)),
         "phase": "setup",
         "version": 0,
         "first_seat": None,
         "board": board,
         "powers": {p: no_powers() for s in SEATS for p in pieces_of(s)},
         "assignment_version": {s: None for s in SEATS},
-        # The newest commitment of each power slot, and the slot records the last event requires
-        # (commitments.py).
         "slots": {p: {"movement": None, "action": None} for s in SEATS for p in pieces_of(s)},
         "owed": [],
         "dice": {s: None for s in SEATS},
@@ -67,7 +240,6 @@ def initial_state(config: Config, seats: list[str]) -> dict:
         "claims": [],
         "detections": {s: [] for s in SEATS},
         "result": None,
-        # Player Powers: each seat's unspent ones (public), and the earnings the last closed turn owes.
         "player_powers": {s: [] for s in SEATS},
         "earnings_owed": [],
     }
@@ -75,58 +247,57 @@ def initial_state(config: Config, seats: list[str]) -> dict:
 
 # ---- evolve -------------------------------------------------------------------------------
 
+FOLDS: Folds[BoardState] = Folds(EVENTS)
+# The first seat drawn is read again from the board's setup; a declined Juggernaut is followed by the win.
+FOLDS.unchanged(FirstSeatDrawn, JuggernautDeclined)
 
-def evolve(state: dict, event: Event) -> dict:
+
+def evolve(state: BoardState, event: Event) -> BoardState:
     """Fold one event into the state (never validates, never raises on recorded history)."""
-    handler = _HANDLERS.get(event.kind)
-    if event.kind != COMMITTED and state.get("owed"):
+    if event.kind != PowerCommitted.kind() and state.get("owed"):
         # Slot records follow the event that requires them, in the same decision, or never (a
         # match recorded before slots were committed one by one).
         state["owed"] = []
-    if handler is not None:
-        handler(state, event)
+    FOLDS.fold(state, event)
     if event.version is not None:
         state["version"] = event.version
     return state
 
 
-def _secret(event: Event) -> dict:
-    """The secret of an event kind that always carries one (a die, an assignment, a detect's result)."""
-    return event.secret or {}
+@FOLDS.on(PowerDieRolled)
+def _die_rolled(state: BoardState, rolled: PowerDieRolled, event: Event) -> None:
+    dice = state["dice"][rolled.seat]
+    if dice is None or dice["attempt"] != rolled.attempt:
+        dice = state["dice"][rolled.seat] = {"attempt": rolled.attempt, "movement": [0, 0], "action": [0, 0]}
+    dice[rolled.die][rolled.index] = rolled.result
 
 
-def _die_rolled(state: dict, event: Event) -> None:
-    pub = event.public
-    dice = state["dice"][pub["seat"]]
-    if dice is None or dice["attempt"] != pub["attempt"]:
-        dice = state["dice"][pub["seat"]] = {"attempt": pub["attempt"], "movement": [0, 0], "action": [0, 0]}
-    dice[pub["die"]][pub["index"]] = _secret(event)["chance_result"]
-
-
-def _board_set_up(state: dict, event: Event) -> None:
-    state["first_seat"] = event.public["first_seat"]
+@FOLDS.on(BoardSetUp)
+def _board_set_up(state: BoardState, set_up: BoardSetUp, event: Event) -> None:
+    state["first_seat"] = set_up.first_seat
     state["phase"] = "assign"
 
 
-def _powers_assigned(state: dict, event: Event) -> None:
-    seat = event.public["seat"]
-    for piece, record in _secret(event)["assignment"].items():
-        state["powers"][piece] = dict(record)
-    state["assignment_version"][seat] = event.version
-    owe(state, *owed_after_assignment(seat))
+@FOLDS.on(PowersAssigned)
+def _powers_assigned(state: BoardState, assigned: PowersAssigned, event: Event) -> None:
+    for piece, record in assigned.assignment.items():
+        state["powers"][piece] = {"movement": record["movement"], "action": record["action"]}
+    state["assignment_version"][assigned.seat] = event.version
+    owe(state, *owed_after_assignment(assigned.seat))
     if all(v is not None for v in state["assignment_version"].values()):
         state["phase"] = "play"
-        start_turn(state, state["first_seat"], 1)
+        # BoardSetUp named the first seat before any assignment could be recorded.
+        start_turn(state, cast(str, state["first_seat"]), 1)
 
 
-def _piece_moved(state: dict, event: Event) -> None:
-    pub = event.public
-    plan = copy_plan(pub["plan"])  # the state must never share objects with a recorded event
+@FOLDS.on(PieceMoved)
+def _piece_moved(state: BoardState, moved: PieceMoved, event: Event) -> None:
+    plan = copy_plan(moved.plan)  # the state must never share objects with a recorded event
     apply_move(state["board"], plan)
     state["claims"].append(
         {
             "version": event.version,
-            "seat": pub["seat"],
+            "seat": moved.seat,
             "kind": "move",
             "piece": plan["piece"],
             "from": plan["from"],
@@ -134,104 +305,131 @@ def _piece_moved(state: dict, event: Event) -> None:
             "claims": list(plan["claims"]),
         }
     )
-    if pub["needs_response"]:
+    if moved.needs_response:
         state["pending"] = {
             "kind": "move",
             "version": event.version,
-            "seat": pub["seat"],
+            "seat": moved.seat,
             "piece": plan["piece"],
             "claims": list(plan["claims"]),
             "plan": plan,
             "counter": None,
         }
-        state["step"] = {"kind": "respond", "seat": opponent(pub["seat"])}
+        state["step"] = {"kind": "respond", "seat": opponent(moved.seat)}
     else:
         end_turn(state)
 
 
-def _detect_claimed(state: dict, event: Event) -> None:
-    pub = event.public
+@FOLDS.on(DetectClaimed)
+def _detect_claimed(state: BoardState, claimed: DetectClaimed, event: Event) -> None:
     state["claims"].append(
         {
             "version": event.version,
-            "seat": pub["seat"],
+            "seat": claimed.seat,
             "kind": "detect",
-            "piece": pub["piece"],
-            "target": pub["target"],
+            "piece": claimed.piece,
+            "target": claimed.target,
             "claims": ["detective"],
         }
     )
     state["pending"] = {
         "kind": "detect",
         "version": event.version,
-        "seat": pub["seat"],
-        "piece": pub["piece"],
-        "target": pub["target"],
+        "seat": claimed.seat,
+        "piece": claimed.piece,
+        "target": claimed.target,
         "claims": ["detective"],
         "plan": None,
         "counter": None,
     }
-    state["step"] = {"kind": "respond", "seat": opponent(pub["seat"])}
+    state["step"] = {"kind": "respond", "seat": opponent(claimed.seat)}
 
 
-def _claim_accepted(state: dict, event: Event) -> None:
-    if state["pending"]["kind"] == SENSEI:
+@FOLDS.on(ClaimAccepted)
+def _claim_accepted(state: BoardState, accepted: ClaimAccepted, event: Event) -> None:
+    pending = state["pending"]
+    if pending is not None and pending["kind"] == SENSEI:
         apply_transfer(state)
     end_turn(state)
 
 
-def _powers_detected(state: dict, event: Event) -> None:
-    state["detections"][event.public["seat"]].append(
-        {"target": _secret(event)["target"], "powers": dict(_secret(event)["powers"]), "version": event.version}
+@FOLDS.on(PowersDetected)
+def _powers_detected(state: BoardState, detected: PowersDetected, event: Event) -> None:
+    state["detections"][detected.seat].append(
+        {
+            "target": detected.detected,
+            "powers": {"movement": detected.powers["movement"], "action": detected.powers["action"]},
+            "version": event.version,
+        }
     )
 
 
-def _counter_claimed(state: dict, event: Event) -> None:
-    pub = event.public
-    power = "moat" if event.kind == "MoatClaimed" else "kamikaze"
-    state["claims"].append(
-        {"version": event.version, "seat": pub["seat"], "kind": power, "piece": pub["piece"], "claims": [power]}
-    )
-    state["pending"]["counter"] = {"kind": power, "version": event.version, "seat": pub["seat"], "piece": pub["piece"]}
-    state["step"] = {"kind": "counter", "seat": state["pending"]["seat"]}
+def _counter_claimed(
+    state: BoardState, power: Literal["moat", "kamikaze"], seat: str, piece: str, event: Event
+) -> None:
+    state["claims"].append({"version": event.version, "seat": seat, "kind": power, "piece": piece, "claims": [power]})
+    pending = state["pending"]
+    if pending is not None:
+        pending["counter"] = {"kind": power, "version": event.version, "seat": seat, "piece": piece}
+        state["step"] = {"kind": "counter", "seat": pending["seat"]}
 
 
-def _moat_accepted(state: dict, event: Event) -> None:
+@FOLDS.on(MoatClaimed)
+def _moat_claimed(state: BoardState, claimed: MoatClaimed, event: Event) -> None:
+    _counter_claimed(state, "moat", claimed.seat, claimed.piece, event)
+
+
+@FOLDS.on(KamikazeClaimed)
+def _kamikaze_claimed(state: BoardState, claimed: KamikazeClaimed, event: Event) -> None:
+    _counter_claimed(state, "kamikaze", claimed.seat, claimed.piece, event)
+
+
+@FOLDS.on(MoatAccepted)
+def _moat_accepted(state: BoardState, accepted: MoatAccepted, event: Event) -> None:
     send_back(state)
     state["pending"] = None
-    state["step"] = {"kind": "turn", "seat": state["turn"]["seat"]}
+    if state["turn"] is not None:
+        state["step"] = {"kind": "turn", "seat": state["turn"]["seat"]}
 
 
-def _kamikaze_accepted(state: dict, event: Event) -> None:
-    pub = event.public
-    lose_piece(state, pub["sitter"], "kamikaze", event.version)
-    record = state["powers"][pub["kamikaze_piece"]]
+@FOLDS.on(KamikazeAccepted)
+def _kamikaze_accepted(state: BoardState, accepted: KamikazeAccepted, event: Event) -> None:
+    lose_piece(state, accepted.sitter, "kamikaze", event.version)
+    record = state["powers"][accepted.kamikaze_piece]
     if record["action"] == "kamikaze":
         record["action"] = None
     # Whether the piece really held kamikaze stays hidden: its action slot is committed anew either way.
-    owe(state, *owed_after_kamikaze(pub["kamikaze_piece"]))
+    owe(state, *owed_after_kamikaze(accepted.kamikaze_piece))
     end_turn(state)
 
 
-def _die_for_reassignment(state: dict, event: Event) -> None:
+@FOLDS.on(ReassignmentDieRolled)
+def _die_for_reassignment(state: BoardState, rolled: ReassignmentDieRolled, event: Event) -> None:
     for step in [state["step"]] + state["queue"]:
         if step is not None and step["kind"] == "reassign" and step["roll"] is None:
-            step["roll"] = _secret(event)["chance_result"]
+            step["roll"] = rolled.result
             return
 
 
-def _piece_lost(state: dict, event: Event) -> None:
-    lose_piece(state, event.public["piece"], "lost", event.version)
+@FOLDS.on(PieceLost)
+def _piece_lost(state: BoardState, lost: PieceLost, event: Event) -> None:
+    lose_piece(state, lost.piece, "lost", event.version)
     advance(state)
 
 
-def _bluff_ruled(state: dict, event: Event) -> None:
+@FOLDS.on(BluffRuled)
+def _bluff_ruled(state: BoardState, ruled: BluffRuled, event: Event) -> None:
     """Reveal and strip a true power or undo a false move, then owe the loss (and reassignment)."""
-    call = event.public["bluff_call"]
+    call = ruled.bluff_call
     cons = call["consequences"]
     version = event.version
     state["rulings"].append({**copy.deepcopy(call), "version": version})
-    loss = {"kind": "lose", "seat": cons["loss_chosen_by"], "loser": cons["piece_lost_by"], "call_version": version}
+    loss: Step = {
+        "kind": "lose",
+        "seat": cons["loss_chosen_by"],
+        "loser": cons["piece_lost_by"],
+        "call_version": version,
+    }
     effect = cons["effect"]
     if call["subject"] == SENSEI:
         # A true transfer stands (nothing is revealed or reassigned); a false one moves nothing.
@@ -244,66 +442,52 @@ def _bluff_ruled(state: dict, event: Event) -> None:
         state["revealed"].append(
             {"piece": call["piece"], "powers": [call["power"]], "reason": "true_claim", "version": version}
         )
-        reassign = {"kind": "reassign", "seat": call["claimant"], "type": kind, "roll": None, "call_version": version}
+        reassign: Step = {
+            "kind": "reassign",
+            "seat": call["claimant"],
+            "type": kind,
+            "roll": None,
+            "call_version": version,
+        }
         state["queue"] = [loss, reassign, {"kind": "retry" if effect == "move_sent_back" else "end_turn"}]
         if effect == "move_sent_back":
             send_back(state)
         elif effect == "sitter_removed":
             lose_piece(state, cons["sitter_removed"], "kamikaze", version)
     else:
-        if cons["move_undone"]:
-            undo_move(state["board"], state["pending"]["plan"])
+        pending = state["pending"]
+        if cons["move_undone"] and pending is not None and pending["plan"] is not None:
+            undo_move(state["board"], pending["plan"])
         state["queue"] = [loss, {"kind": "end_turn"}]
     state["pending"] = None
     advance(state)
 
 
-def _power_reassigned(state: dict, event: Event) -> None:
-    seat = event.public["seat"]
-    piece, power = _secret(event)["piece"], _secret(event)["power"]
-    state["powers"][piece][POWER_TYPES[power]] = power
-    state["assignment_version"][seat] = event.version
-    owe(state, *owed_after_reassignment(state, seat, POWER_TYPES[power]))
+@FOLDS.on(PowerReassigned)
+def _power_reassigned(state: BoardState, reassigned: PowerReassigned, event: Event) -> None:
+    kind = POWER_TYPES[reassigned.power]
+    state["powers"][reassigned.piece][kind] = reassigned.power
+    state["assignment_version"][reassigned.seat] = event.version
+    owe(state, *owed_after_reassignment(state, reassigned.seat, kind))
     advance(state)
 
 
-def _power_committed(state: dict, event: Event) -> None:
-    fold_committed(state, event, event.version)
+@FOLDS.on(MatchWon)
+def _match_won(state: BoardState, won: MatchWon, event: Event) -> None:
+    finish(state, won.winner, won.reason)
 
 
-def _match_won(state: dict, event: Event) -> None:
-    finish(state, event.public["winner"], event.public["reason"])
+@FOLDS.on(Resigned)
+def _resigned(state: BoardState, resigned: Resigned, event: Event) -> None:
+    finish(state, opponent(resigned.seat), "resignation")
+    if state["result"] is not None:
+        state["result"]["resigned"] = resigned.seat
 
 
-def _resigned(state: dict, event: Event) -> None:
-    seat = event.public["seat"]
-    finish(state, opponent(seat), "resignation")
-    state["result"]["resigned"] = seat
-
-
-_HANDLERS = {
-    "PowerDieRolled": _die_rolled,
-    "BoardSetUp": _board_set_up,
-    "PowersAssigned": _powers_assigned,
-    "PieceMoved": _piece_moved,
-    "DetectClaimed": _detect_claimed,
-    "ClaimAccepted": _claim_accepted,
-    "PowersDetected": _powers_detected,
-    "MoatClaimed": _counter_claimed,
-    "KamikazeClaimed": _counter_claimed,
-    "MoatAccepted": _moat_accepted,
-    "KamikazeAccepted": _kamikaze_accepted,
-    "BluffRuled": _bluff_ruled,
-    "ReassignmentDieRolled": _die_for_reassignment,
-    "PieceLost": _piece_lost,
-    "PowerReassigned": _power_reassigned,
-    COMMITTED: _power_committed,
-    "PlayerPowerEarned": fold_earned,
-    "PlayerPowerChosen": fold_chosen,
-    "SenseiClaimed": fold_sensei_claimed,
-    "MagicianSwapped": fold_magician,
-    "WitchDoctorSwapped": fold_witch_doctor,
-    "JuggernautOffered": fold_juggernaut_offered,
-    MATCH_WON: _match_won,
-    "Resigned": _resigned,
-}
+FOLDS.on(PowerCommitted)(fold_committed)
+FOLDS.on(PlayerPowerEarned)(fold_earned)
+FOLDS.on(PlayerPowerChosen)(fold_chosen)
+FOLDS.on(SenseiClaimed)(fold_sensei_claimed)
+FOLDS.on(MagicianSwapped)(fold_magician)
+FOLDS.on(WitchDoctorSwapped)(fold_witch_doctor)
+FOLDS.on(JuggernautOffered)(fold_juggernaut_offered)

@@ -5,19 +5,143 @@ seats have committed an assignment. A seat also sees its own pieces' powers, its
 reassignment rolls, and what its detects revealed. `sees_all` (organizers, or anyone after the
 end) sees every power, die and detect. Held Player Powers are public (they are announced when
 earned). Once the match is over nobody is to move: `turn`, `step` and `pending` are null.
+`VIEWS` declares the view's shape per viewer: a spectator's (no power, die or detect), a seat's
+(its own), and the full view organizers always see and everyone sees once the match has ended.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: TypedDicts read NotRequired from evaluated annotations.
 import copy
 from collections.abc import Callable
+from typing import Literal, NotRequired, TypedDict
 
 from domain.ruleset import Viewer
+from domain.view_types import ViewTypes
 
 from .board import COLUMNS, SIZE, impassable, locate
 from .flow import SEATS, far_row_count, match_over, pieces_of
+from .payloads import PowerRecord
 from .player_powers import holdings
 from .powers import ACTION, MOVEMENT, PLAYER_POWERS, faces
+from .state import BoardConfig, BoardState, Claim, Detection, Pending, Result, Revealed, Ruling
+
+
+class PieceView(TypedDict):
+    """Where a piece stands (None once lost) and whether it is lost or sat on: what everyone sees of it."""
+
+    seat: str
+    lost: bool
+    square: str | None
+    stack_position: int | None
+    stack_height: int | None
+    sat_on: bool
+
+
+class OwnPieceView(PieceView):
+    """A piece as a seat sees it: its powers when it is the seat's own."""
+
+    powers: NotRequired[PowerRecord]
+
+
+class FullPieceView(PieceView):
+    """A piece with its powers, as organizers (and everyone once the match has ended) see it."""
+
+    powers: PowerRecord
+
+
+SentBack = TypedDict("SentBack", {"piece": str, "to": str, "effect": Literal["move", "push", "sit"]})
+
+
+class TurnView(TypedDict):
+    """The turn being played: whose, its number, the squares and moves a moat barred, a Juggernaut turn."""
+
+    seat: str
+    number: int
+    forbidden_squares: list[str]
+    sent_back: list[SentBack]
+    juggernaut: bool
+
+
+class StepView(TypedDict):
+    """What the match awaits now (a reassignment's die hidden)."""
+
+    kind: Literal["assign", "turn", "respond", "counter", "lose", "reassign", "earn"]
+    seats: NotRequired[list[str]]  # assign: the seats still to assign
+    seat: NotRequired[str]
+    loser: NotRequired[str]
+    call_version: NotRequired[int | None]
+    type: NotRequired[str]
+    piece: NotRequired[str]
+    earned_version: NotRequired[int | None]
+
+
+class RollStepView(StepView):
+    """The step as the seat that reassigns (or an organizer) sees it: with the reassignment die."""
+
+    roll: NotRequired[int | None]
+
+
+class DiceFaces(TypedDict):
+    """A seat's rolled power dice read as faces (a power, or `wild`)."""
+
+    movement: list[str]
+    action: list[str]
+
+
+class NoSecrets(TypedDict):
+    """Per-seat secrets a spectator is shown: none (always `{}`)."""
+
+
+class BoardView(TypedDict):
+    """What every viewer sees of a gambit-board match."""
+
+    ruleset: Literal["gambit-board"]
+    phase: Literal["setup", "assign", "play", "over"]
+    config: BoardConfig
+    first_seat: str | None
+    impassable: list[str]
+    board: dict[str, list[str]]
+    turn: TurnView | None
+    pending: Pending | None
+    player_powers: dict[str, list[str]]
+    lost: dict[str, list[str]]
+    far_row: dict[str, int]
+    assigned: dict[str, bool]
+    assignment_versions: dict[str, int | None]
+    claims: list[Claim]
+    rulings: list[Ruling]
+    revealed: list[Revealed]
+    result: Result | None
+
+
+class SpectatorView(BoardView):
+    """A spectator's view while the match runs: no power, die or detect of either seat."""
+
+    pieces: dict[str, PieceView]
+    step: StepView | None
+    detections: NoSecrets
+    dice: NoSecrets
+
+
+class SeatView(BoardView):
+    """A seat's view while the match runs: its own pieces' powers, dice, reassignment die and detects."""
+
+    pieces: dict[str, OwnPieceView]
+    step: RollStepView | None
+    detections: dict[str, list[Detection]]
+    dice: dict[str, DiceFaces]
+
+
+class FullView(BoardView):
+    """Every power, die and detect: what organizers see, and everyone once the match has ended."""
+
+    pieces: dict[str, FullPieceView]
+    step: RollStepView | None
+    detections: dict[str, list[Detection]]
+    dice: dict[str, DiceFaces]
+
+
+# Organizers see everything at any time (their viewer `sees_all`), as everyone does once the match ends.
+VIEWS = ViewTypes(seat=SeatView, spectator=SpectatorView, organizer=FullView, ended=FullView)
 
 
 def catalogue() -> dict:
@@ -33,7 +157,7 @@ def catalogue() -> dict:
     }
 
 
-def view(state: dict, viewer: Viewer) -> dict:
+def view(state: BoardState, viewer: Viewer) -> dict:
     """The board as `viewer` may see it (fresh objects, never references into the state)."""
     me = viewer.seat if viewer.role == "seat" else None
     over = match_over(state)
@@ -86,13 +210,13 @@ def view(state: dict, viewer: Viewer) -> dict:
         "rulings": copy.deepcopy(state["rulings"]),
         "revealed": copy.deepcopy(state["revealed"]),
         "detections": {s: copy.deepcopy(state["detections"][s]) for s in SEATS if visible(s)},
-        "dice": {s: faces(state["dice"][s]) for s in SEATS if visible(s) and state["dice"][s] is not None},
+        "dice": {s: faces(dice) for s in SEATS if visible(s) and (dice := state["dice"][s]) is not None},
         "result": copy.deepcopy(state["result"]),
     }
     return out
 
 
-def _step(state: dict, visible: Callable[[str], bool]) -> dict | None:
+def _step(state: BoardState, visible: Callable[[str], bool]) -> dict | None:
     """The step awaited now; a reassignment die shows only to its seat."""
     if state["phase"] == "assign":
         return {"kind": "assign", "seats": [s for s in SEATS if state["assignment_version"][s] is None]}
@@ -105,8 +229,8 @@ def _step(state: dict, visible: Callable[[str], bool]) -> dict | None:
     return out
 
 
-def _pending(pending: dict | None) -> dict | None:
+def _pending(pending: Pending | None) -> dict | None:
     """The claim awaiting an answer (and the moat/kamikaze counter-claim, if any)."""
     if pending is None:
         return None
-    return copy.deepcopy(pending)
+    return dict(copy.deepcopy(pending))
