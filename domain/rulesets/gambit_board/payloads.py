@@ -7,9 +7,6 @@ shared by the state and the view. events.py gathers the kinds into `EVENTS`; sta
 This module imports nothing of the package, so every other module may build and read payloads.
 """
 
-# The field helpers build dataclass fields (dataclasses.field), as the mechanism means them to.
-# ruff: noqa: RUF009
-
 # No `from __future__ import annotations`: TypedDicts read NotRequired from evaluated annotations.
 from dataclasses import dataclass
 from typing import Literal, NotRequired, TypedDict

@@ -10,7 +10,7 @@ meeting a winning condition.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from domain.chance import Chance
 from domain.decision import Decision, GameEnded
@@ -265,12 +265,11 @@ def check_reassign(state: BoardState, seat: str, power: str, piece: str) -> None
 # ---- decide ------------------------------------------------------------------------------
 
 
-class Play(Decision):
+class Play(Decision[BoardState]):
     """Decide's scratch pad for gambit-board: a Decision that also declares a win when the rules end the match."""
 
     def __init__(self, state: BoardState, chance: Chance) -> None:
-        # Decision keeps any game's state as plain JSON (domain.decision); `game` reads it as this game's.
-        super().__init__(cast(dict, state), chance, cast(Any, evolve), ended=cast(Any, match_over))
+        super().__init__(state, chance, evolve, ended=match_over)
         turn = state["turn"]
         self._turn_at_start = turn["number"] if turn is not None else None
         self._juggernaut_turn = bool(turn is not None and turn.get("juggernaut"))
@@ -280,7 +279,7 @@ class Play(Decision):
     @property
     def game(self) -> BoardState:
         """The scratch state as the events decided so far left it."""
-        return cast(BoardState, self.state)
+        return self.state
 
     def declare_winner(self) -> None:
         """After a turn closes or a piece is lost, emit `MatchWon` if a seat has met a winning condition.
