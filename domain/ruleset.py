@@ -61,10 +61,11 @@ the seat's wait or move the game towards its end, so expiries cannot repeat fore
 `decide`, it never modifies the state it is given; the verifier re-derives it and compares.
 
 Every ruleset lives in `domain/rulesets/<game>/` with one layout (tests/conformance/test_layout.py
-keeps it): `config.py` (Config, seat_names, join_options), `commands.py` (COMMANDS), `events.py`
-(the parts of each event kind; derived_secret, derived_public), `state.py` (initial_state, evolve),
+keeps it): `config.py` (Config, seat_names, join_options), `shapes.py` (the state's TypedDict),
+`commands.py` (COMMANDS), `events.py` (EVENTS, the typed payload of each event kind; derived_secret,
+derived_public), `state.py` (initial_state, FOLDS, evolve),
 `rules.py` (setup, decide and its named checks, outcome, time_out), `legal.py` (legal_commands, legal_choices,
-to_act, may_act), `view.py` (view, catalogue), `readjudicate.py` (readjudicate); a large game splits
+to_act, may_act), `view.py` (VIEWS, view, catalogue), `readjudicate.py` (readjudicate); a large game splits
 further beside these. Decide's scratch pad and state copying are `domain.decision`.
 
 The chance source also carries `version`: the version the first event of the decision will

@@ -15,6 +15,7 @@ import importlib
 import pathlib
 import sys
 import tomllib
+import typing
 
 import pytest
 
@@ -25,6 +26,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 # role file -> the contract members defined there
 ROLES = {
     "config": ["Config", "seat_names", "join_options"],
+    "shapes": [],  # the state's TypedDict (test_every_game_declares_its_state_type_in_shapes_py)
     "commands": ["COMMANDS"],
     "events": ["EVENTS", "derived_secret", "derived_public"],
     "state": ["initial_state", "evolve", "FOLDS"],
@@ -50,6 +52,20 @@ def test_every_game_is_a_package_with_one_file_per_role(ruleset_id):
     assert pathlib.Path(package.__file__).name == "__init__.py", f"{ruleset_id} is a single module, not a package"
     missing = [role for role in ROLES if not (folder / f"{role}.py").exists()]
     assert not missing, f"{ruleset_id} lacks {missing}"
+
+
+def test_every_game_declares_its_state_type_in_shapes_py(ruleset_id):
+    # The state's TypedDict sits below events.py and state.py, which both read it, so no module of
+    # the game needs an import cycle to name its own state's type.
+    package = rulesets.get(ruleset_id)
+    shapes = importlib.import_module(f"{package.__name__}.shapes")
+    folds = package.FOLDS
+    state_types = [value for value in vars(shapes).values() if typing.is_typeddict(value)
+                   and value.__module__ == shapes.__name__ and value.__name__.endswith("State")]
+    assert state_types, f"{ruleset_id}: shapes.py declares no <Game>State TypedDict"
+    assert typing.get_type_hints(package.initial_state)["return"] in state_types, (
+        f"{ruleset_id}: initial_state does not return the state type of shapes.py")
+    assert folds.events is package.EVENTS
 
 
 def test_every_contract_member_is_defined_in_the_file_of_its_role(ruleset_id):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, cast
+from collections.abc import Mapping
+from typing import Any, Literal, cast
 
-if TYPE_CHECKING:
-    from .state import DragonsState
+# The table as the helpers below read it (a DragonsState; state.py imports this module, so it is
+# not named here).
+Table = Mapping[str, Any]
 
 # The faces whose card, discarded straight from the draw, grants an ability, and the abilities.
 SpecialFace = Literal[8, 9, 10, 11, 12]
@@ -47,7 +49,7 @@ def is_valid_slot(slot: object) -> bool:
     return isinstance(slot, int) and not isinstance(slot, bool) and 0 <= slot < GRID_SLOTS
 
 
-def card_value(state: DragonsState, card: str) -> int:
+def card_value(state: Table, card: str) -> int:
     """A card's value: its face plus the tokens on it."""
     return FACE[card] + state["tokens"].get(card, 0)
 
@@ -64,7 +66,7 @@ def deal_layout(permutation: list[int], seats: list[str]) -> tuple[dict[str, lis
     return grids, order[position:]
 
 
-def round_first_seat(state: DragonsState, round_no: int) -> str:
+def round_first_seat(state: Table, round_no: int) -> str:
     """Who opens a round: `first_seat` in round 1, then the next seat each round (house rule)."""
     seats = state["seats"]
     start = seats.index(state["config"]["first_seat"])

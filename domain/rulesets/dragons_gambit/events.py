@@ -13,7 +13,7 @@ so the two can never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TypedDict, TypeVar
+from typing import Literal, TypedDict, TypeVar
 
 from domain.event_types import EventTypes, Payload, hidden
 from domain.ruleset import Event
@@ -32,9 +32,7 @@ from .cards import (
     round_first_seat,
 )
 from .commands import ABILITY_COMMAND, PeekOwnCard
-
-if TYPE_CHECKING:
-    from .state import DragonsState
+from .shapes import DragonsState
 
 T = TypeVar("T")
 

@@ -22,7 +22,7 @@ from .commands import (
     TakeDiscard,
 )
 from .rules import check_command
-from .state import DragonsState
+from .shapes import DragonsState
 
 
 def to_act(state: DragonsState) -> list[str]:

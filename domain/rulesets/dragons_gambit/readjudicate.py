@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.ruleset import Event
 
 from .events import round_ended
-from .state import DragonsState
+from .shapes import DragonsState
 
 
 def readjudicate(state: DragonsState, event: Event) -> dict:

@@ -62,7 +62,8 @@ from .events import (
     top_card,
     without_chance,
 )
-from .state import DragonsState, evolve, initial_state
+from .shapes import DragonsState
+from .state import evolve, initial_state
 
 # --- the named checks of decide (legal.py lists commands with them) ---------------------------
 

@@ -19,7 +19,7 @@ from domain.ruleset import Viewer
 from domain.view_types import ViewTypes
 
 from .cards import ABILITIES, CARD_IDS, FACE, GRID_SLOTS, AbilityName, SpecialFace
-from .state import DragonsState, LastRound, Phase
+from .shapes import DragonsState, LastRound, Phase
 
 
 def catalogue() -> dict:

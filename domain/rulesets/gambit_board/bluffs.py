@@ -22,7 +22,7 @@ from .powers import POWER_TYPES, SENSEI, held
 
 if TYPE_CHECKING:
     from .payloads import Plan
-    from .state import BoardState
+    from .shapes import BoardState
 
 # What the call decides about the claimed effect, by (what was claimed, verdict).
 EFFECTS = {

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from domain.decision import Decision
 from domain.ruleset import Event
 
 from .flow import on_board, pieces_of
@@ -32,8 +33,7 @@ from .payloads import PowerCommitted
 from .powers import TYPES
 
 if TYPE_CHECKING:
-    from .rules import Play
-    from .state import BoardState
+    from .shapes import BoardState
 
 COMMITTED = "PowerCommitted"
 
@@ -101,10 +101,10 @@ def committed_public(state: BoardState) -> dict | None:
     return {"seat": "south" if piece[0] == "S" else "north", "piece": piece, "power_type": kind, "reason": reason}
 
 
-def record_owed_slots(play: Play) -> None:
+def record_owed_slots(play: Decision[BoardState]) -> None:
     """Emit the slot records the events decided so far require, in order (decide side)."""
-    while (public := committed_public(play.game)) is not None:
-        play.emit(COMMITTED, public, slot_secret(play.game, public["piece"], public["power_type"]), (public["seat"],))
+    while (public := committed_public(play.state)) is not None:
+        play.emit(COMMITTED, public, slot_secret(play.state, public["piece"], public["power_type"]), (public["seat"],))
 
 
 def fold_committed(state: BoardState, committed: PowerCommitted, event: Event) -> None:

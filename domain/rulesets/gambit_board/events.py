@@ -51,7 +51,7 @@ from .player_powers import earned_public, juggernaut_public, magician_public, wi
 from .powers import DIE_SIDES, held, next_power_die
 
 if TYPE_CHECKING:
-    from .state import BoardState
+    from .shapes import BoardState
 
 
 MATCH_WON = "MatchWon"

@@ -34,7 +34,7 @@ from .powers import held
 
 if TYPE_CHECKING:
     from .payloads import Plan
-    from .state import BoardState, Counter, Pending, Step, Turn
+    from .shapes import BoardState, Counter, Pending, Step, Turn
 
 # Which step each command answers. A move or detect sent at another step is refused with what the
 # game is busy with; any other command sent out of its step is refused with what is missing.

@@ -47,7 +47,7 @@ from .flow import (
 from .player_powers import check_magician, check_player_power, check_whole_turn, check_witch_doctor
 from .powers import ACTION, MOVEMENT, PLAYER_POWERS, SENSEI, assignment_choices
 from .rules import check_detect, check_kamikaze_claim, check_loss, check_moat_claim, check_reassign, reassign_choices
-from .state import BoardState
+from .shapes import BoardState
 
 
 def to_act(state: BoardState) -> list[str]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from domain.decision import Decision
 from domain.ruleset import Event, RuleViolation, chance_event
 
 from .board import locate
@@ -68,8 +69,7 @@ from .powers import (
 )
 
 if TYPE_CHECKING:
-    from .rules import Play
-    from .state import BoardState, Pending, PowerSlots, Step
+    from .shapes import BoardState, Pending, PowerSlots, Step
 
 MAGICIAN, JUGGERNAUT, WITCH_DOCTOR = "magician", "juggernaut", "witch_doctor"
 
@@ -254,14 +254,14 @@ def juggernaut_public(state: BoardState) -> dict:
     return {"seat": None if seat is None else opponent(seat), "winner": seat}
 
 
-def record_owed_earnings(play: Play) -> None:
+def record_owed_earnings(play: Decision[BoardState]) -> None:
     """Emit one `PlayerPowerEarned` per piece newly on its far row as the turn closed (decide side)."""
-    while play.game.get("earnings_owed"):
-        if play.game["config"]["power_mode"] == "roll":
+    while play.state.get("earnings_owed"):
+        if play.state["config"]["power_mode"] == "roll":
             drawn = play.chance.roll(play.purpose("player-power"), DIE_SIDES)
-            play.add(chance_event("PlayerPowerEarned", drawn, earned_public(play.game, drawn.result)))
+            play.add(chance_event("PlayerPowerEarned", drawn, earned_public(play.state, drawn.result)))
         else:
-            play.emit("PlayerPowerEarned", earned_public(play.game, None))
+            play.emit("PlayerPowerEarned", earned_public(play.state, None))
 
 
 # ---- evolve side ------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from domain.ruleset import Event
 from .bluffs import claim_is_true, claimed_powers
 from .commitments import evidence_version
 from .powers import POWER_TYPES
-from .state import BoardState
+from .shapes import BoardState
 
 
 def readjudicate(state: BoardState, event: Event) -> dict:

@@ -101,7 +101,8 @@ from .powers import (
     power_type,
     powers_of_type,
 )
-from .state import BoardState, evolve
+from .shapes import BoardState
+from .state import evolve
 
 # ---- setup -------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from .flow import SEATS, far_row_count, match_over, pieces_of
 from .payloads import PowerRecord
 from .player_powers import holdings
 from .powers import ACTION, MOVEMENT, PLAYER_POWERS, faces
-from .state import BoardConfig, BoardState, Claim, Detection, Pending, Result, Revealed, Ruling
+from .shapes import BoardConfig, BoardState, Claim, Detection, Pending, Result, Revealed, Ruling
 
 
 class PieceView(TypedDict):

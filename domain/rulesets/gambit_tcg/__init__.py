@@ -27,7 +27,7 @@ window asks is decided on public facts only, one responder at a time.
 
 Files: config.py (Config, seats, deck choice) · commands.py · events.py (EVENTS, every kind
 declared; derived_secret/public) · payloads.py (each kind's typed payload) · parts.py (the
-event parts decide and the verifier share) · board.py (TcgState, the lookups) · state.py
+event parts decide and the verifier share) · shapes.py (TcgState, the lookups) · state.py
 (initial_state, FOLDS, evolve) · rules.py (setup, decide, outcome) · legal.py (legal moves,
 to_act, may_act) · view.py (VIEWS, view, catalogue) · readjudicate.py (type calls) · cards.py +
 cards.json (card data) · effects.py (effect choices, statics) · resolution.py (effects into

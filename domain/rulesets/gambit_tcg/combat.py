@@ -13,13 +13,13 @@ import itertools
 from domain.choices import Choice, pair_part, pairs, sequence_of
 from domain.ruleset import RuleViolation
 
-from .board import TcgState, combat_of, find_unit, opponent
 from .commands import AssignBlockers
 from .effects import keywords
 from .parts import combat_public
 from .payloads import AttackDeclared, BlockersAssigned, BlocksAwaited
 from .phases import attack_candidates
 from .scratch import TcgDecision
+from .shapes import TcgState, combat_of, find_unit, opponent
 from .turns import begin_phase, open_window
 
 

@@ -13,8 +13,8 @@ import itertools
 
 from domain.ruleset import RuleViolation
 
-from .board import TcgState, UnitEntry, find_unit, unit_in_play
 from .cards import CARDS, TYPES
+from .shapes import TcgState, UnitEntry, find_unit, unit_in_play
 
 CHOICE_FIELDS = ("target", "reveal", "declared_type", "sacrifice", "target_player")
 

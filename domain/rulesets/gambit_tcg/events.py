@@ -33,7 +33,6 @@ from __future__ import annotations
 from domain.event_types import EventTypes
 from domain.ruleset import Event
 
-from .board import TcgState, active_on, combat_of, on_turn
 from .cards import DECKS, SEATS, energy_value
 from .parts import (
     activated_public,
@@ -90,6 +89,7 @@ from .payloads import (
     WindowOpened,
     WindowPassed,
 )
+from .shapes import TcgState, active_on, combat_of, on_turn
 
 EVENTS = EventTypes(
     DeckRegistered,

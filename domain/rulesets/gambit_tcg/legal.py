@@ -12,13 +12,13 @@ from __future__ import annotations
 from domain.choices import Choice, collapse, one_of, subset_of
 from domain.ruleset import RuleViolation, passes
 
-from .board import TcgState, on_turn, opponent
 from .cards import CARDS, ENERGY_CAP, SEATS, WINDOWS
 from .combat import block_choices
 from .commands import ActivateTrap, DeclareAttack, EndPhase, Energize, Pass, PlayCard, SetCard
 from .effects import CHOICE_FIELDS, choice_options
 from .phases import attack_candidates
 from .play import check_play, item_hosts, payment_domains
+from .shapes import TcgState, on_turn, opponent
 from .traps import check_activation, check_set
 
 

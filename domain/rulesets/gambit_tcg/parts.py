@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .board import (
+from .cards import CARDS, DECK_SIZE, MAX_HAND, OPENING_HAND, SEATS, STARTING_LIFE, trap_windows
+from .effects import might, play_cost
+from .phases import window_responders
+from .shapes import (
     TcgState,
     combat_of,
     field_of,
@@ -21,9 +24,6 @@ from .board import (
     source_of,
     unit_in_play,
 )
-from .cards import CARDS, DECK_SIZE, MAX_HAND, OPENING_HAND, SEATS, STARTING_LIFE, trap_windows
-from .effects import might, play_cost
-from .phases import window_responders
 
 
 def deck_secret(deck_name: str | None, cards: list[str]) -> dict:

@@ -13,7 +13,7 @@ from typing import Literal, TypedDict
 
 from domain.event_types import Payload, hidden, keyed, optional
 
-from .board import CardType, LossReason, Phase, WindowName
+from .shapes import CardType, LossReason, Phase, WindowName
 
 # ----- nested parts ---------------------------------------------------------------------------
 

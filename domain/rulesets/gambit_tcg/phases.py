@@ -9,9 +9,9 @@ view.py show them.
 
 from __future__ import annotations
 
-from .board import TcgState, on_turn, opponent
 from .cards import CARDS, TRAP_IDS, energy_value
 from .effects import combine, keywords
+from .shapes import TcgState, on_turn, opponent
 
 
 def attack_candidates(state: TcgState, seat: str) -> list[str]:

@@ -10,13 +10,13 @@ from __future__ import annotations
 from domain.choices import subset_of, union_of
 from domain.ruleset import RuleViolation
 
-from .board import SetEntry, TcgState, commitment_version, find_unit, opponent, source_of
 from .cards import CARDS, ENERGY_CAP, UNIT_CAP, energy_value
 from .effects import CHOICE_FIELDS, check_choices, play_cost
 from .parts import opened_secret, pending_spell_public, played_public
 from .payloads import CardEnergized
 from .resolution import pay_sacrifice_costs, resolve
 from .scratch import TcgDecision
+from .shapes import SetEntry, TcgState, commitment_version, find_unit, opponent, source_of
 from .turns import open_window
 
 # ----- payment --------------------------------------------------------------------------------

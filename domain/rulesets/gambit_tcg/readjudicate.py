@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from domain.ruleset import Event
 
-from .board import TcgState, set_entry
 from .cards import CARDS
+from .shapes import TcgState, set_entry
 
 
 def returns_to_hand(effect: dict, target_type: str) -> bool:

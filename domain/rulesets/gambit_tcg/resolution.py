@@ -7,13 +7,13 @@ does nothing. A declared type before a Reveal is a bluff call ruled by readjudic
 
 from __future__ import annotations
 
-from .board import commitment_version, find_set, find_unit
 from .cards import CARDS, EFFECT_PARAMS
 from .effects import attacking_targets, field_aura
 from .parts import field_public, opened_secret, pending_spell_public, revealed_public, sacrificed_public
 from .payloads import AttackerMuted, PlayerDamaged, UnitBoosted, UnitDamaged
 from .readjudicate import returns_to_hand, type_call_ruling
 from .scratch import TcgDecision
+from .shapes import commitment_version, find_set, find_unit
 
 
 def resolve(

@@ -6,12 +6,12 @@ A window interrupts a phase's start, an attack or a spell; when its last respond
 
 from __future__ import annotations
 
-from .board import window_of
 from .cards import PHASES
 from .combat import after_attack_window
 from .phases import may_respond, window_live
 from .play import resolve_pending_spell
 from .scratch import TcgDecision
+from .shapes import window_of
 from .turns import phase_body
 
 

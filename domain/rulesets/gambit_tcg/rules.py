@@ -21,7 +21,6 @@ from domain.ruleset import (
     check_seat_to_act,
 )
 
-from .board import TcgState
 from .cards import OPENING_HAND
 from .combat import assign_blockers, check_attack, check_blocks, declare_attack
 from .commands import (
@@ -42,6 +41,7 @@ from .payloads import FreeSetDeclined, SeatLost
 from .play import check_energize, check_payment, check_play, energize, play_card
 from .responses import pass_window
 from .scratch import TcgDecision
+from .shapes import TcgState
 from .state import initial_state
 from .traps import activate_trap, check_activation, check_set, set_card
 from .turns import begin_turn, end_phase

@@ -10,10 +10,10 @@ from __future__ import annotations
 from domain.chance import Chance
 from domain.decision import Decision
 
-from .board import TcgState
 from .effects import lethal_units
 from .parts import destroyed_public, drawn_public, drawn_secret
 from .payloads import SeatLost
+from .shapes import TcgState
 from .state import evolve
 
 

@@ -2,7 +2,7 @@
 
 `FOLDS` holds one function per payload type of events.py (every kind is folded or declared
 unchanged); each applies what decide decided (a loss, the turn limit) and never checks a rule
-itself. The state's shape is `TcgState` (board.py, with the lookups every module reads it with).
+itself. The state's shape is `TcgState` (shapes.py, with the lookups every module reads it with).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import cast
 from domain.event_types import Folds
 from domain.ruleset import Event, config_to_dict
 
-from .board import LossReason, Step, TcgConfigData, TcgState, find_set, find_unit, owner_of
 from .cards import STARTING_LIFE
 from .config import Config
 from .events import EVENTS
@@ -50,6 +49,7 @@ from .payloads import (
     WindowOpened,
     WindowPassed,
 )
+from .shapes import LossReason, Step, TcgConfigData, TcgState, find_set, find_unit, owner_of
 
 __all__ = ["FOLDS", "TcgState", "evolve", "initial_state"]
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from domain.ruleset import RuleViolation
 
-from .board import SetEntry, TcgState, commitment_version, find_set
 from .cards import CARDS, SET_CAP, WINDOWS, trap_windows
 from .effects import check_choices, check_opposing_target, play_cost
 from .parts import activated_public, opened_secret, set_public, set_secret
 from .resolution import resolve
 from .responses import after_response
 from .scratch import TcgDecision
+from .shapes import SetEntry, TcgState, commitment_version, find_set
 
 
 def check_set(state: TcgState, seat: str, card: str, window: str | None) -> None:

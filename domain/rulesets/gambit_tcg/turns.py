@@ -6,12 +6,12 @@ window has closed, or at once when none opens. Answering a window is responses.p
 
 from __future__ import annotations
 
-from .board import active_on, on_turn
 from .cards import MAX_HAND
 from .parts import turn_limit_public, window_opened_public
 from .payloads import TurnBegan, TurnEnded
 from .phases import attack_candidates, window_live
 from .scratch import TcgDecision
+from .shapes import active_on, on_turn
 
 
 def begin_turn(decision: TcgDecision, turn: int) -> None:

@@ -20,7 +20,6 @@ from typing import Literal, TypedDict
 from domain.ruleset import Viewer
 from domain.view_types import ViewTypes
 
-from .board import CombatState, Phase, Result, SetEntry, Step, TcgState, UnitEntry
 from .cards import (
     CARDS,
     DECK_SIZE,
@@ -38,6 +37,7 @@ from .effects import endurance, keywords, might
 from .legal import to_act
 from .payloads import CardFace
 from .phases import attack_candidates
+from .shapes import CombatState, Phase, Result, SetEntry, Step, TcgState, UnitEntry
 
 CATALOGUE_FIELDS = (
     "id",

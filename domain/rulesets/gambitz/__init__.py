@@ -67,7 +67,8 @@ from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
-from .state import FOLDS, GambitzState, evolve, initial_state
+from .shapes import GambitzState
+from .state import FOLDS, evolve, initial_state
 from .view import VIEWS, catalogue, view
 
 RULESET_ID = "gambitz"

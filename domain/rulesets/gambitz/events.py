@@ -19,7 +19,7 @@ from .cards import HAND_SIZE, group_of, rank_of
 from .table import next_position
 
 if TYPE_CHECKING:
-    from .state import GambitzState
+    from .shapes import GambitzState
 
 
 class ShuffleDescriptor(TypedDict):

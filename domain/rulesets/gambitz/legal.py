@@ -15,7 +15,7 @@ from domain.ruleset import Command, passes
 from .cards import STACK_RANKS, rank_of
 from .commands import PassTurn, PlayCard, RedrawHand
 from .rules import check_may_pass, check_may_redraw, check_move
-from .state import GambitzState
+from .shapes import GambitzState
 from .table import knight_returns, placement_problem, queen_moves
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.ruleset import Event
 
-from .state import GambitzState
+from .shapes import GambitzState
 
 
 def readjudicate(state: GambitzState, event: Event) -> dict:

@@ -29,7 +29,8 @@ from .events import (
     revealed_by_showing,
     shuffle_public,
 )
-from .state import GambitzState, evolve, initial_state
+from .shapes import GambitzState
+from .state import evolve, initial_state
 from .table import is_playable, knight_returns, must_redraw, must_show, next_position, placement_problem, queen_moves
 
 # --- emitting through the scratch pad -------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .cards import HAND_SIZE, STACK_LIMIT, STACK_RANKS, rank_of
 
 if TYPE_CHECKING:
-    from .state import GambitzState
+    from .shapes import GambitzState
 
 
 def placement_problem(state: GambitzState, rank: str, stack: str) -> tuple[str, str] | None:

@@ -15,7 +15,7 @@ from domain.view_types import ViewTypes
 
 from .cards import CARDS, DEFAULT_SCORING, HAND_SIZE, STACK_LIMIT, STACK_RANKS, rank_of, suit_of
 from .rules import outcome
-from .state import GambitzState, ShownHand
+from .shapes import GambitzState, ShownHand
 from .table import must_redraw
 
 

@@ -8,8 +8,8 @@ It is registered only by tests (tests/conformance/test_adding_a_game.py), to sho
 added to the registry is picked up everywhere with no list to edit: the conformance kit, the
 leak hunt, both fuzzers, the spec generator and the viewer's generic board.
 
-Files: config, commands, events (payload types, derived_secret/public), state (the state type,
-initial_state, the folds), rules (setup, decide and its checks, outcome, time_out), legal, view
+Files: config, shapes (the state type), commands, events (payload types, derived_secret/public),
+state (initial_state, the folds), rules (setup, decide and its checks, outcome, time_out), legal, view
 (view types, view, catalogue), readjudicate.
 """
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from domain.event_types import EventTypes, Payload, hidden
 from domain.ruleset import Event
 
-if TYPE_CHECKING:
-    from .state import ToyState
+from .shapes import ToyState
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -7,7 +7,7 @@ from domain.ruleset import Command, passes
 
 from .commands import HoldCard, SwapCard
 from .rules import check_seat_may_act
-from .state import ToyState
+from .shapes import ToyState
 
 
 def legal_commands(state: ToyState, seat: str) -> list[Command]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.ruleset import Event
 
-from .state import ToyState
+from .shapes import ToyState
 
 
 def readjudicate(state: ToyState, event: Event) -> dict:

@@ -9,7 +9,8 @@ from domain.ruleset import Command, Event, RuleViolation, check_game_running, ch
 from .commands import SwapCard
 from .config import Config
 from .events import CardDealt, CardHeld, CardsShown, CardSwapped, DeckShuffled, GameEnded, top_card
-from .state import ToyState, evolve, initial_state
+from .shapes import ToyState
+from .state import evolve, initial_state
 
 
 def setup(config: Config, seats: list[str], chance: Chance, seat_options: dict[str, dict] | None = None) -> list[Event]:

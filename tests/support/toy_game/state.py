@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from domain.event_types import Folds
 from domain.ruleset import Event
 
 from .config import Config
 from .events import EVENTS, CardDealt, CardHeld, CardsShown, CardSwapped, DeckShuffled, GameEnded
+from .shapes import ToyState
 
 DECK = [1, 2, 3, 4, 5, 6]
-
-
-class ToyState(TypedDict):
-    """The table: the deck top first, each seat's card and the record that gave it, who acted, how it ended."""
-
-    seats: list[str]
-    turn: str | None
-    deck: list[int]
-    hands: dict[str, int]
-    dealt_at: dict[str, int]
-    acted: list[str]
-    shown: bool
-    end_reason: str | None
-    forfeited: str | None
 
 
 def initial_state(config: Config, seats: list[str]) -> ToyState:

@@ -7,7 +7,7 @@ from typing import TypedDict
 from domain.ruleset import ORGANIZER, Viewer
 from domain.view_types import ViewTypes
 
-from .state import ToyState
+from .shapes import ToyState
 
 
 class TableView(TypedDict):
