@@ -38,7 +38,8 @@ from domain.errors import (
     VersionMismatch,
 )
 from domain.integrity import CheckedRepository, ReceiptSigner, SealedRecorder
-from domain.match import SNAPSHOT_INTERVAL, KeptMatch, Match, project_match
+from domain.kept_match import KeptMatch
+from domain.match import SNAPSHOT_INTERVAL, Match, project_match
 from domain.match_options import split_config
 from domain.recent import REMEMBERED_MATCHES, RecentMatches
 from domain.records import canonical, sha256_hex

@@ -6,8 +6,7 @@ from flask import Blueprint, Response, jsonify
 from flask.views import MethodView
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from domain.match import DECISIONS
-from domain.record_bounds import MAX_NOTE, MAX_OUTCOME_REASON, MAX_REASON, MAX_WINNERS
+from domain.record_bounds import DECISIONS, MAX_NOTE, MAX_OUTCOME_REASON, MAX_REASON, MAX_WINNERS
 from domain.ruleset import ORGANIZER
 from projections.records import viewer_for
 from service.auth import bearer_token, caller, organizer_of
