@@ -4,12 +4,9 @@ methods that keep and copy it."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, Self, TypeVar
 
 from domain.match_shape import MatchShape
-
-if TYPE_CHECKING:
-    from domain.match import Match
 
 # The aggregate's attributes that are not JSON: immutable ones a copy shares, and the pending events.
 _SHARED = ("_id", "_created_on", "_modified_on")
@@ -27,7 +24,7 @@ _KEPT_ENCODER = json.JSONEncoder(check_circular=False)
 class MatchKeeping(MatchShape):
     """How a Match is copied and kept between requests (a base class of it, holding no state of its own)."""
 
-    def fresh_copy(self) -> Match:
+    def fresh_copy(self) -> Self:
         """An independent copy with nothing pending, for one request to change (the original stays as it is).
 
         Every attribute but the library's identity fields and the attached reveal lookup is plain
@@ -36,7 +33,7 @@ class MatchKeeping(MatchShape):
         """
         return self.kept().fresh_copy()
 
-    def kept(self) -> KeptMatch:
+    def kept(self) -> KeptMatch[Self]:
         """This match as it is now, frozen: each `fresh_copy()` of it is a new independent Match.
 
         Half of the JSON round trip of `fresh_copy` (the encoding) is done here once, so a match
@@ -54,13 +51,13 @@ class MatchKeeping(MatchShape):
         shared = {key: attributes[key] for key in _SHARED if key in attributes}
         return KeptMatch(type(self), _KEPT_ENCODER.encode(plain), shared, self.version, self.head)
 
-    def kept_for_snapshots(self) -> dict[int, KeptMatch]:
+    def kept_for_snapshots(self) -> dict[int, KeptMatch[Self]]:
         """The match as it was at each version a snapshot is due at, recorded since the last call; forgotten here.
 
-        The application's save snapshots these instead of rebuilding the match from the store.
+        The store's save (domain/store.py) snapshots these instead of rebuilding the match from the store.
         The match at the newest version is not among them: its receipt comes after its records.
         """
-        kept: dict[int, KeptMatch] = vars(self).pop(_KEPT_FOR_SNAPSHOTS, None) or {}
+        kept: dict[int, KeptMatch[Self]] = vars(self).pop(_KEPT_FOR_SNAPSHOTS, None) or {}
         return kept
 
     def keep_for_snapshot(self) -> None:
@@ -68,23 +65,27 @@ class MatchKeeping(MatchShape):
         vars(self).setdefault(_KEPT_FOR_SNAPSHOTS, {})[self.version] = self.kept()
 
 
-class KeptMatch:
+# The class of the match kept (Match; a type variable, so this module need not import it).
+Kept = TypeVar("Kept", bound=MatchShape)
+
+
+class KeptMatch(Generic[Kept]):
     """A match frozen as JSON text (Match.kept): its version and chain head, and fresh copies of it on demand."""
 
     __slots__ = ("_cls", "_shared", "_text", "head", "version")
 
-    def __init__(self, cls: type[MatchShape], text: str, shared: dict[str, Any], version: int, head: str) -> None:
+    def __init__(self, cls: type[Kept], text: str, shared: dict[str, Any], version: int, head: str) -> None:
         self._cls = cls
         self._text = text
         self._shared = shared
         self.version = version
         self.head = head
 
-    def fresh_copy(self) -> Match:
+    def fresh_copy(self) -> Kept:
         """A new, independent Match with nothing pending, as the match was when it was kept."""
         copied = json.loads(self._text)
         copied.update(self._shared)
         copied["_pending_events"] = []
-        twin: Match = object.__new__(self._cls)  # type: ignore[assignment]  # the class is always Match
+        twin = object.__new__(self._cls)
         object.__setattr__(twin, "__dict__", copied)
         return twin

@@ -52,7 +52,7 @@ OPENED = "opened"
 # the snapshot (and so every command's load) small on very long matches.
 REMEMBERED_COMMANDS = 512
 
-# Every how many versions the application stores a snapshot of a match (and of a tournament).
+# Every how many versions the store (domain/store.py) keeps a snapshot of a match (and of a tournament).
 SNAPSHOT_INTERVAL = 50
 
 
@@ -139,7 +139,7 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         self.head = chain
         self.commands: dict[str, dict] = {}
         # Which bluff call each ruling answers, and which records were revealed when, are history: they
-        # grow with the match, so they stay in the records (looked up by the application) and out of
+        # grow with the match, so they stay in the records (looked up by the match service) and out of
         # the aggregate that every command loads and every snapshot stores.
         self.disputes: dict[str, dict] = {}
         # The newest receipt found in a record's meta, and the first thing found wrong while folding.
@@ -261,8 +261,8 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
     def revealed_at(self, version: int) -> int | None:
         """The version whose record revealed this version's secret to everyone; None while it is not.
 
-        Answered by the reveal index of the application that loaded this match (read from the
-        records, domain/reveals.py); a match no application loaded reveals nothing early.
+        Answered by the reveal index of the store that loaded this match (read from the
+        records, domain/reveals.py); a match no store loaded reveals nothing early.
         """
         index = reveals.index_of(self.match_id)
         return None if index is None else index.revealed_at(self.match_id, version, self.version)
@@ -473,7 +473,7 @@ def project_match(aggregate: Match | None, events: Any) -> Match | None:
     That assert is a runtime `typing.Protocol` check which, on Python 3.11, re-walks the
     protocol's members on every call: loading a match spends a large share of its time there
     (bench/, docs/benchmarks.md). Every event of a match's stream is a `Match` event, which can
-    mutate by construction, so the check adds nothing. The application can pass this as the
+    mutate by construction, so the check adds nothing. The store passes this as the
     repository's `projector_func` and in `snapshotting_projectors`.
     """
     for event in events:

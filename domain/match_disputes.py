@@ -18,7 +18,7 @@ class MatchDisputes(MatchShape):
     def file_dispute(self, call_version: int, ruling: int, reason: str, filed_by: str, limit: int | None = None) -> int:
         """Dispute a bluff call (or Final Gambit call) whose ruling is at `ruling`; returns the dispute number.
 
-        The application finds the ruling in the records (a dispute may name the call or its ruling).
+        The match service finds the ruling in the records (a dispute may name the call or its ruling).
 
         `limit` caps the disputes one filer may file in this match, so one seat cannot grow the
         match's record (and the organizer's queue) without bound.

@@ -82,7 +82,7 @@ def notifies_followers(recorder: object) -> bool:
 
 
 # The matches a save in progress can snapshot without rebuilding them: (id, version) → the match then.
-_SNAPSHOT_SOURCES: ContextVar[dict[tuple[UUID, int], Match | KeptMatch] | None] = ContextVar(
+_SNAPSHOT_SOURCES: ContextVar[dict[tuple[UUID, int], Match | KeptMatch[Match]] | None] = ContextVar(
     "gambit_snapshot_sources", default=None
 )
 
@@ -203,7 +203,7 @@ class MatchStore(Application):
         it (see `take_snapshot`), not of the match rebuilt from the store.
         """
         pending = [(obj, list(obj.pending_events)) for obj in objs if isinstance(obj, Match)]
-        sources: dict[tuple[UUID, int], Match | KeptMatch] = {}
+        sources: dict[tuple[UUID, int], Match | KeptMatch[Match]] = {}
         for match, _ in pending:
             sources.update(((match.id, version), kept) for version, kept in match.kept_for_snapshots().items())
             sources[(match.id, match.version)] = match
