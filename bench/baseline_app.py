@@ -32,7 +32,8 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
 from flask import Flask, jsonify, request
 
-from domain.application import SNAPSHOT_INTERVAL, storage_env
+from domain.match import SNAPSHOT_INTERVAL
+from domain.store import storage_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

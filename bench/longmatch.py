@@ -1,12 +1,12 @@
 """Synthetic long matches: drive the domain directly to thousands of legal records.
 
 A 2-seat dragons-gambit match with a target score nobody reaches (`target_score` 10**6) never
-ends, so it can be made as long as needed. It is created and joined through the MatchApp (so
+ends, so it can be made as long as needed. It is created and joined through the match service (so
 the seat tokens are real) and played with random legal commands decided by the Match
 aggregate itself (`Match.act`, exactly what the service runs per command) and saved in
 batches, with the application's snapshotting as configured.
 
-The MatchApp is built as the service builds it (service/app.py, `build_gambit`): the signing
+The match service is built as the service builds it (service/app.py, `build_gambit`): the signing
 key of the service's data directory signs a receipt into every saved batch, and snapshots are
 sealed with the key derived from it. So the running service treats these matches as its own:
 it uses their snapshots and takes commands on them (a match without this service's receipts is
@@ -27,7 +27,8 @@ import random
 import time
 from typing import Any
 
-from domain.application import MatchApp, storage_env
+from domain.application import MatchService, open_matches
+from domain.store import storage_env
 
 RULESET = "dragons-gambit"
 CONFIG = {"players": 2, "target_score": 10 ** 6}
@@ -49,12 +50,12 @@ LONG_CONFIGS: dict[str, tuple[dict, dict | None]] = {
 }
 
 
-def service_app(database_url: str, data_dir: str) -> MatchApp:
-    """A MatchApp with the service's signing key and snapshot seal (as service.app.build_gambit makes it)."""
+def service_app(database_url: str, data_dir: str) -> MatchService:
+    """A match service with the service's signing key and snapshot seal (as service.app.build_gambit makes it)."""
     from service.signing import Signer
 
     signer = Signer.load(data_dir)
-    return MatchApp(env=storage_env(database_url), signer=signer, seal_key=signer.derived_key("snapshot-seal"))
+    return open_matches(storage_env(database_url), signer=signer, seal_key=signer.derived_key("snapshot-seal"))
 
 
 def _kind(option: Any) -> str:
@@ -82,7 +83,7 @@ class LongMatch:
     """One ever-growing match in a store."""
 
     def __init__(self, database_url: str, data_dir: str, seed: int = 7, ruleset: str = RULESET,
-                 config: dict | None = None, options: dict | None = None, app: MatchApp | None = None) -> None:
+                 config: dict | None = None, options: dict | None = None, app: MatchService | None = None) -> None:
         self._own_app = app is None
         self.app = app if app is not None else service_app(database_url, data_dir)
         self.rng = random.Random(seed)
@@ -114,7 +115,7 @@ class LongMatch:
                 break
             seat, command = random_command(match, self.rng)
             before = match.version
-            match.act(seat, command, None, evidence=lambda v, mid=match.id: self.app._evidence(mid, v))
+            match.act(seat, command, None, evidence=lambda v, mid=match.id: self.app.store.evidence(mid, v))
             unsaved += match.version - before
             if unsaved >= SAVE_EVERY:
                 self._save(match)
@@ -124,8 +125,8 @@ class LongMatch:
         return time.perf_counter() - started
 
     def _save(self, match: Any) -> None:
-        self.app._acknowledge(match)  # the receipt the service signs into every write
-        self.app.save(match)
+        self.app.store.acknowledge(match)  # the receipt the service signs into every write
+        self.app.store.save(match)
 
     def snapshot_bytes(self) -> dict:
         """Size of what a snapshot holds now (what every load decodes), in total and per attribute."""
@@ -136,26 +137,27 @@ class LongMatch:
             self.app.close()
 
 
-def encoded_snapshot_bytes(app: MatchApp, match: Any) -> int:
+def encoded_snapshot_bytes(app: MatchService, match: Any) -> int:
     """Bytes of the snapshot the store would write for the match as it is now: the library's
     `Snapshot.take` through the application's mapper (the seal, ~70 bytes, aside)."""
     snapshot = type(match).Snapshot.take(match)
-    return len(app.mapper.to_stored_event(snapshot).state)
+    return len(app.store.mapper.to_stored_event(snapshot).state)
 
 
-def stored_snapshot_bytes(app: MatchApp, match: Any, version: int) -> int | None:
+def stored_snapshot_bytes(app: MatchService, match: Any, version: int) -> int | None:
     """Bytes of the snapshot the store holds at exactly `version` (seal included), or None."""
-    recorder = getattr(app.snapshots.recorder, "_recorder", app.snapshots.recorder) if app.snapshots else None
+    snapshots = app.store.snapshots
+    recorder = getattr(snapshots.recorder, "_recorder", snapshots.recorder) if snapshots else None
     if recorder is None:
         return None
     rows = recorder.select_events(match.id, gt=version - 1, lte=version)
     return len(bytes(rows[0].state)) if rows else None
 
 
-def snapshot_figures(app: MatchApp, match: Any) -> dict:
+def snapshot_figures(app: MatchService, match: Any) -> dict:
     """The encoded snapshot's size, the stored snapshot at the latest multiple of the interval,
     and the largest attributes (and parts of `state`)."""
-    from domain.application import SNAPSHOT_INTERVAL
+    from domain.match import SNAPSHOT_INTERVAL
 
     sizes = {key: len(json.dumps(value, default=str)) for key, value in vars(match).items() if not key.startswith("_")}
     top = dict(sorted(sizes.items(), key=lambda kv: -kv[1])[:3])
@@ -169,7 +171,7 @@ def snapshot_figures(app: MatchApp, match: Any) -> dict:
 
 
 def snapshot_growth(database_url: str, data_dir: str, ruleset: str, seed: int, marks: tuple[int, ...],
-                    app: MatchApp | None = None) -> dict:
+                    app: MatchService | None = None) -> dict:
     """Play `ruleset` at random (LONG_CONFIGS) until `marks[-1]` records are written, as one match
     or, for a game that ends first, a chain of matches one after the other; at each mark (records
     written in all), the size of the snapshot of the match in play (`snapshot_figures`)."""

@@ -2,7 +2,7 @@
 
 Builds a dragons-gambit match of `--events` events (bench/longmatch.py) in a fresh SQLite store,
 then times projections.views.replay over all of it (500 frames a page, as a spectator) and
-`MatchApp.match` loads at random versions. Prints frames/s and ms per load.
+`MatchService.match` loads at random versions. Prints frames/s and ms per load.
 """
 
 from __future__ import annotations

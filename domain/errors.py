@@ -1,4 +1,4 @@
-"""Errors the match application raises; each has a stable `code` the service maps to HTTP."""
+"""Errors the match, clock and tournament services raise; each has a stable `code` the service maps to HTTP."""
 
 from __future__ import annotations
 

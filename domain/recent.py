@@ -28,7 +28,7 @@ class RecentMatches:
         self._lock = threading.Lock()
 
     def get(self, match_id: Any) -> Any | None:
-        """The kept match (a domain.match.KeptMatch: requests change only its fresh copies), or None."""
+        """The kept match (a domain.kept_match.KeptMatch: requests change only its fresh copies), or None."""
         with self._lock:
             match = self._matches.get(match_id)
             if match is not None:

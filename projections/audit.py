@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from domain.application import MatchApp
+from domain.application import MatchService
 from domain.match import DISPUTE_FILED, DISPUTE_RULED, OPENED, OPENS, SEALED_EVIDENCE, Match
 from domain.records import commitment, json_copy
 from domain.ruleset import Event, Ruleset, Viewer
@@ -21,7 +21,7 @@ BATCH = 1000
 DISPUTE_KINDS = (DISPUTE_FILED, DISPUTE_RULED)
 
 
-def _all_records(app: MatchApp, match: Match) -> list[Any]:
+def _all_records(app: MatchService, match: Match) -> list[Any]:
     records: list[Any] = []
     while len(records) < match.version:
         batch = app.records(match.match_id, after=len(records), upto=match.version, limit=BATCH)
@@ -61,7 +61,7 @@ class HiddenStates:
     each later one costs about as much as loading the match once.
     """
 
-    def __init__(self, app: MatchApp, match: Match) -> None:
+    def __init__(self, app: MatchService, match: Match) -> None:
         self.app = app
         self.match_id = match.match_id
         self.loaded: Match | None = None
@@ -177,7 +177,7 @@ def _ruling_entry(rec: Any, viewer: Viewer, match: Match, by_version: dict[int, 
     return entry
 
 
-def bluff_audit(app: MatchApp, match: Match, viewer: Viewer) -> list[dict]:
+def bluff_audit(app: MatchService, match: Match, viewer: Viewer) -> list[dict]:
     """One entry per bluff call (and Final Gambit call), and per sealed play from the moment it is sealed.
 
     A sealed play (a record whose public part names its `sealed_play`) is listed at once with its

@@ -1,6 +1,6 @@
 """Clocks outside a request: the public clock of a view, and the clock process (docs/clocks.md).
 
-Deadlines hold whenever anything touches a match (`MatchApp.match` records the expiries due
+Deadlines hold whenever anything touches a match (`MatchService.match` records the expiries due
 first), but nobody has to be watching: the clock keeper (in the leading worker of `gambit serve`,
 see projections/leadership.py; or `gambit clock`, and a thread of `gambit project`) keeps one row per running timed match — its earliest deadline — by following
 the store's notification log, and wakes at the earliest deadline across matches (or on a new
@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 from domain import clock
-from domain.application import MatchApp, notifies_followers
+from domain.clock_service import ClockService
 from domain.match import MATCH_CREATED, Match, match_record
 from domain.match_options import options_of
+from domain.store import notifies_followers
 from projections.sqlstore import Cursor, SqlStore
 
 log = logging.getLogger("gambit.clock")
@@ -45,8 +46,9 @@ def match_clock(match: Match) -> dict | None:
 class ClockKeeper:
     """The earliest running deadline of every timed match, and the expiries it records when they pass."""
 
-    def __init__(self, app: MatchApp, store: SqlStore) -> None:
-        self.app = app
+    def __init__(self, clocks: ClockService, store: SqlStore) -> None:
+        self.clocks = clocks
+        self.app = clocks.store  # the match store whose records it follows
         self.store = store
         self._lock = threading.Lock()
         with self.store.schema_transaction() as cur:
@@ -108,7 +110,7 @@ class ClockKeeper:
                 "SELECT match_id FROM gambit_clock_deadlines WHERE match_id = ?", (match_id,)
             )
             if tracked:
-                notes[match_id] = self._deadline_of(self.app.match(match_id, enforce_clock=False))
+                notes[match_id] = self._deadline_of(self.app.load(match_id))
         return created, notes
 
     @staticmethod
@@ -160,7 +162,7 @@ class ClockKeeper:
         touched = []
         for match_id in self.due(at):
             try:
-                match = self.app.expire_due(match_id)
+                match = self.clocks.expire_due(match_id)
             except Exception:
                 log.exception("clock: could not record the expiries of match %s", match_id)
                 continue

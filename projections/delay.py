@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.application import MatchApp
+from domain.application import MatchService
 from domain.match import Match
 from domain.ruleset import SPECTATOR, Viewer
 
@@ -33,7 +33,7 @@ class SpectatorDelay:
         return {"records": self.records, "as_of": self.as_of}
 
 
-def spectator_delay(app: MatchApp, match: Match, viewer: Viewer) -> SpectatorDelay | None:
+def spectator_delay(app: MatchService, match: Match, viewer: Viewer) -> SpectatorDelay | None:
     """How far this viewer is held behind the match as loaded (its latest version); None: not at all."""
     records = match.options.spectator_delay
     if records == 0 or viewer.role != SPECTATOR or match.status == "finished":
@@ -41,14 +41,14 @@ def spectator_delay(app: MatchApp, match: Match, viewer: Viewer) -> SpectatorDel
     return SpectatorDelay(records, delayed_version(app, match, records))
 
 
-def shown_as_of(app: MatchApp, match: Match, delay: SpectatorDelay | None) -> Match:
+def shown_as_of(app: MatchService, match: Match, delay: SpectatorDelay | None) -> Match:
     """The match as of the version a viewer held back by `delay` may see (the latest without a delay)."""
     if delay is None or delay.as_of == match.version:
         return match
     return app.match(match.match_id, version=delay.as_of)
 
 
-def delayed_version(app: MatchApp, match: Match, records: int) -> int:
+def delayed_version(app: MatchService, match: Match, records: int) -> int:
     """The newest write boundary at least `records` records behind the match's version (module docstring)."""
     target = max(1, match.version - records)
     upto = target

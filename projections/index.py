@@ -12,8 +12,8 @@ import json
 import threading
 from typing import Any
 
-from domain.application import MatchApp
 from domain.match import DISPUTE_FILED, DISPUTE_RULED, MATCH_CREATED, MATCH_FINISHED, SEAT_JOINED, match_record
+from domain.store import MatchStore
 from projections.sqlstore import Cursor, SqlStore
 
 NAME = "cross_match_index"
@@ -40,7 +40,7 @@ _SCHEMA = [
 class CrossMatchIndex:
     """The match index, bluff-call table and dispute queue, following one application's store."""
 
-    def __init__(self, app: MatchApp, store: SqlStore) -> None:
+    def __init__(self, app: MatchStore, store: SqlStore) -> None:
         self.app = app
         self.store = store
         self._lock = threading.Lock()

@@ -11,7 +11,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from domain.application import notifies_followers
+from domain.store import notifies_followers
 from projections.index import CrossMatchIndex
 
 log = logging.getLogger("gambit.projector")

@@ -6,7 +6,7 @@ record (by someone who can write to the database and drops the append-only trigg
 unseen until the match is replayed from the start. The scrub replays every match from its first
 record, so every chain link, commitment and receipt is checked again; a mismatch raises the
 integrity alert (projections/integrity.py), which fails readiness and makes every worker refuse
-writes to the match (`MatchApp.standing_problem`).
+writes to the match (`MatchStore.write_problem`).
 
 It walks the store's notification log, so it finds every match the store holds (a read model
 could be edited to hide one), and keeps its place in `gambit_scrub_progress`: a new leader, or a
@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from domain.application import MatchApp, parse_match_id
 from domain.match import MATCH_CREATED, match_record, project_match
+from domain.store import MatchStore, parse_match_id
 from projections.integrity import IntegrityAlerts
 from projections.sqlstore import SqlStore
 
@@ -40,7 +40,7 @@ _SCHEMA = """CREATE TABLE IF NOT EXISTS gambit_scrub_progress (
     name TEXT PRIMARY KEY, position BIGINT NOT NULL, pass_started DOUBLE PRECISION NOT NULL)"""
 
 
-def whole_chain_problem(app: MatchApp, match_id: str) -> str | None:
+def whole_chain_problem(app: MatchStore, match_id: str) -> str | None:
     """Why a match's records, replayed from the first (no snapshot, no kept copy), are not what this service wrote."""
     records = app.repository.event_store.get(parse_match_id(match_id))
     match = project_match(None, records)
@@ -62,7 +62,7 @@ class Scrub:
 
     def __init__(
         self,
-        app: MatchApp,
+        app: MatchStore,
         store: SqlStore,
         alerts: IntegrityAlerts,
         on_checked: Callable[[str, str | None], None] | None = None,

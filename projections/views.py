@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.application import MatchApp
+from domain.application import MatchService
 from domain.match import Match
 from domain.ruleset import Viewer
 from projections.clocks import match_clock
@@ -53,7 +53,7 @@ def view_of(match: Match, viewer: Viewer) -> dict:
     }
 
 
-def replay(app: MatchApp, match_id: str, viewer: Viewer, first: int, last: int) -> dict:
+def replay(app: MatchService, match_id: str, viewer: Viewer, first: int, last: int) -> dict:
     """Frames (record + view) for versions first..last, folding forward from one snapshot load.
 
     `last` must not pass the match's version; at most MAX_REPLAY_FRAMES frames are returned and
@@ -79,7 +79,7 @@ def replay(app: MatchApp, match_id: str, viewer: Viewer, first: int, last: int) 
     return {"frames": frames, "next_from": end + 1 if end < last else None}
 
 
-def opened_forms(app: MatchApp, match: Match, stored: Any, viewer: Viewer, as_of: int) -> list[dict]:
+def opened_forms(app: MatchService, match: Match, stored: Any, viewer: Viewer, as_of: int) -> list[dict]:
     """The earlier records `stored` reveals, in the viewer's form as of `as_of` (secret and salt shown).
 
     A replay frame or a live stream carries them beside the revealing record, since the records
@@ -93,7 +93,7 @@ def opened_forms(app: MatchApp, match: Match, stored: Any, viewer: Viewer, as_of
     return forms
 
 
-def export_lines(app: MatchApp, match: Match, viewer: Viewer) -> Iterator[str]:
+def export_lines(app: MatchService, match: Match, viewer: Viewer) -> Iterator[str]:
     """The NDJSON export: a header line, then every record oldest first, in the viewer's form."""
     header = {
         "format": EXPORT_FORMAT,
@@ -116,7 +116,9 @@ def export_lines(app: MatchApp, match: Match, viewer: Viewer) -> Iterator[str]:
         after = batch[-1].originator_version
 
 
-def records_page(app: MatchApp, match: Match, viewer: Viewer, after: int, limit: int, upto: int | None = None) -> dict:
+def records_page(
+    app: MatchService, match: Match, viewer: Viewer, after: int, limit: int, upto: int | None = None
+) -> dict:
     """A page of the event log in the viewer's form, as of `upto` (a held-back spectator's version) or the latest."""
     newest = match.version if upto is None else upto
     batch = app.records(match.match_id, after=after, upto=upto, limit=limit)

@@ -1,4 +1,4 @@
-"""The Flask app factory: one MatchApp and one cross-match index per process."""
+"""The Flask app factory: one match service (domain/application.py) and one cross-match index per process."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from flask import Flask, Response, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from domain.application import MatchApp, storage_env
+from domain.application import open_matches
+from domain.store import storage_env
 from projections.index import CrossMatchIndex
 from projections.integrity import IntegrityAlerts
 from projections.sqlstore import SqlStore
@@ -42,8 +43,8 @@ def build_gambit(settings: Settings) -> Gambit:
     store = SqlStore(settings.database_url)
     alerts = IntegrityAlerts(store)
     env = storage_env(settings.database_url)
-    match_app = MatchApp(
-        env=env,
+    matches = open_matches(
+        env,
         signer=signer,
         seal_key=signer.derived_key("snapshot-seal"),
         on_integrity_problem=alerts.raise_alert,
@@ -56,12 +57,12 @@ def build_gambit(settings: Settings) -> Gambit:
     server_metrics = metrics.Metrics()
     streams = metrics.MeteredStreamHub(
         server_metrics,
-        match_app.recorder,
+        matches.store.recorder,
         total=settings.max_streams,
         per_client=settings.max_streams_per_client,
         listen=listen,
     )
-    return Gambit(settings, match_app, CrossMatchIndex(match_app, store), alerts, signer, streams, server_metrics)
+    return Gambit(settings, matches, CrossMatchIndex(matches.store, store), alerts, signer, streams, server_metrics)
 
 
 class GambitFlask(Flask):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import request
 
-from domain.application import MatchApp
+from domain.application import MatchService
 from domain.match import Match
 from domain.ruleset import ORGANIZER, SPECTATOR, Viewer
 from domain.tournament import Tournament
@@ -41,13 +41,13 @@ def caller(match: Match, resource: str | None = None) -> Viewer:
     token = bearer_token()
     if token is None:
         return viewer_for(match, SPECTATOR)
-    seat = MatchApp.authenticate(match, token)
+    seat = MatchService.authenticate(match, token)
     if seat is not None:
         return viewer_for(match, "seat", seat)
     if match.tournament_id is not None:
-        matches = gambit().matches
-        tournament = matches.tournament(match.tournament_id)
-        if matches.is_organizer(tournament, token):
+        tournaments = gambit().matches.tournaments
+        tournament = tournaments.tournament(match.tournament_id)
+        if tournaments.is_organizer(tournament, token):
             if resource is not None:
                 note_organizer_read(match, resource)
             return viewer_for(match, ORGANIZER)
@@ -62,9 +62,9 @@ def note_organizer_read(match: Match, resource: str, version: int | None = None)
     """
     if match.status == "finished" or match.tournament_id is None:
         return
-    matches = gambit().matches
-    tournament = matches.tournament(match.tournament_id)
-    matches.record_secret_read(
+    tournaments = gambit().matches.tournaments
+    tournament = tournaments.tournament(match.tournament_id)
+    tournaments.record_secret_read(
         tournament.tournament_id,
         organizer_id(tournament),
         match.match_id,
@@ -88,6 +88,6 @@ def organizer_of(tournament: Tournament) -> str:
     token = bearer_token()
     if token is None:
         raise Problem(401, "credentials_required", "this request needs the organizer key")
-    if not gambit().matches.is_organizer(tournament, token):
+    if not gambit().matches.tournaments.is_organizer(tournament, token):
         raise Problem(403, "not_organizer", "only the tournament's organizer may do this")
     return organizer_id(tournament)

@@ -93,7 +93,7 @@ def _project(args: argparse.Namespace) -> int:
 def _keep_clocks(gambit: Any, stop: Any, name: str) -> None:
     from projections.clocks import ClockKeeper, keep_clocks
 
-    keeper = ClockKeeper(gambit.matches, gambit.index.store)
+    keeper = ClockKeeper(gambit.matches.clocks, gambit.index.store)
     keep_clocks(
         keeper, stop, on_expired=lambda ids: print(f"{name}: recorded expiries in {', '.join(ids)}", flush=True)
     )
@@ -110,7 +110,7 @@ def _clock(args: argparse.Namespace) -> int:
     gambit = build_gambit(Settings.from_env())
     try:
         if args.once:
-            touched = ClockKeeper(gambit.matches, gambit.index.store).tick()
+            touched = ClockKeeper(gambit.matches.clocks, gambit.index.store).tick()
             print(f"gambit clock: recorded the expiries due in {len(touched)} matches", flush=True)
             return 0
         stop = threading.Event()

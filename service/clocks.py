@@ -56,7 +56,7 @@ def _as_organizer(match_id: str) -> Match:
         raise Problem(401, "credentials_required", "adjusting a clock needs the organizer key")
     if match.tournament_id is None:
         raise Problem(403, "not_organizer", "only a tournament's organizer may adjust a clock, and this match has none")
-    organizer_of(g.matches.tournament(match.tournament_id))
+    organizer_of(g.matches.tournaments.tournament(match.tournament_id))
     return match
 
 
@@ -81,8 +81,8 @@ class Pause(MethodView):
         """The organizer pauses every clock of the match (optionally naming the dispute that prompted it)."""
         _as_organizer(match_id)
         body = load(PauseBody())
-        first, last, match = gambit().matches.pause_clock(match_id, body["note"], body["dispute"])
-        return recorded(match, first, last, viewer_for(match, ORGANIZER))
+        written = gambit().matches.clocks.pause_clock(match_id, body["note"], body["dispute"])
+        return recorded(written, viewer_for(written.match, ORGANIZER))
 
 
 class Resume(MethodView):
@@ -92,8 +92,8 @@ class Resume(MethodView):
         """The organizer starts the clocks again."""
         _as_organizer(match_id)
         body = load(ResumeBody())
-        first, last, match = gambit().matches.resume_clock(match_id, body["note"])
-        return recorded(match, first, last, viewer_for(match, ORGANIZER))
+        written = gambit().matches.clocks.resume_clock(match_id, body["note"])
+        return recorded(written, viewer_for(written.match, ORGANIZER))
 
 
 class AddTime(MethodView):
@@ -103,8 +103,8 @@ class AddTime(MethodView):
         """The organizer adds whole seconds to one seat's clock."""
         _as_organizer(match_id)
         body = load(AddTimeBody())
-        first, last, match = gambit().matches.add_time(match_id, body["seat"], body["seconds"], body["note"])
-        return recorded(match, first, last, viewer_for(match, ORGANIZER))
+        written = gambit().matches.clocks.add_time(match_id, body["seat"], body["seconds"], body["note"])
+        return recorded(written, viewer_for(written.match, ORGANIZER))
 
 
 @bp.app_errorhandler(ClockError)

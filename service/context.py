@@ -8,7 +8,7 @@ from typing import overload
 
 from flask import current_app, request
 
-from domain.application import MatchApp
+from domain.application import MatchService
 from domain.match import Match
 from projections.index import CrossMatchIndex
 from projections.integrity import IntegrityAlerts
@@ -21,10 +21,10 @@ from service.streams import StreamHub
 
 @dataclass
 class Gambit:
-    """The match application, the cross-match index and the settings of one process."""
+    """The match service (with its clock and tournament services), the cross-match index and the settings of one process."""
 
     settings: Settings
-    matches: MatchApp
+    matches: MatchService
     index: CrossMatchIndex
     alerts: IntegrityAlerts
     signer: Signer
@@ -47,7 +47,7 @@ class Gambit:
         trailer = {"trailer": RECEIPT_FORMAT, **receipt}
         if receipt["version"] < match.version:
             trailer["unreceipted"] = {"from": receipt["version"] + 1, "to": match.version}
-        problem = self.matches.integrity_problem(match)
+        problem = self.matches.store.integrity_problem(match)
         if problem is not None:
             trailer["integrity_problem"] = problem
         return trailer

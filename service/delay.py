@@ -11,7 +11,7 @@ from typing import overload
 
 from flask import Response, request
 
-from domain.application import MatchApp
+from domain.application import MatchService
 from domain.errors import TournamentNotFound
 from domain.match import Match
 from domain.ruleset import ORGANIZER, SPECTATOR, Viewer
@@ -76,16 +76,16 @@ def public_viewer(match: Match) -> Viewer:
     token = _lenient_bearer_token()
     if token is None:
         return viewer_for(match, SPECTATOR)
-    seat = MatchApp.authenticate(match, token)
+    seat = MatchService.authenticate(match, token)
     if seat is not None:
         return viewer_for(match, "seat", seat)
     if match.tournament_id is not None:
-        matches = gambit().matches
+        tournaments = gambit().matches.tournaments
         try:
-            tournament = matches.tournament(match.tournament_id)
+            tournament = tournaments.tournament(match.tournament_id)
         except TournamentNotFound:
             return viewer_for(match, SPECTATOR)
-        if matches.is_organizer(tournament, token):
+        if tournaments.is_organizer(tournament, token):
             return viewer_for(match, ORGANIZER)
     return viewer_for(match, SPECTATOR)
 

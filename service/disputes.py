@@ -6,8 +6,7 @@ from flask import Blueprint, Response, jsonify
 from flask.views import MethodView
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from domain.match import DECISIONS
-from domain.record_bounds import MAX_NOTE, MAX_OUTCOME_REASON, MAX_REASON, MAX_WINNERS
+from domain.record_bounds import DECISIONS, MAX_NOTE, MAX_OUTCOME_REASON, MAX_REASON, MAX_WINNERS
 from domain.ruleset import ORGANIZER
 from projections.records import viewer_for
 from service.auth import bearer_token, caller, organizer_of
@@ -84,10 +83,10 @@ class Disputes(MethodView):
         body = load(FileDisputeBody())
         if body["pause_clock"] and filed_by != ORGANIZER:
             raise Problem(403, "not_organizer", "only the match's organizer may pause its clock")
-        number, first, last, match = g.matches.file_dispute(
+        number, written = g.matches.file_dispute(
             match_id, body["call_version"], body["reason"], filed_by, pause_clock=body["pause_clock"]
         )
-        response = recorded(match, first, last, viewer_for(match, viewer.role, viewer.seat))
+        response = recorded(written, viewer_for(written.match, viewer.role, viewer.seat))
         response.headers["Location"] = f"/matches/{match.match_id}/disputes/{number}"
         return response
 
@@ -103,12 +102,12 @@ class Ruling(MethodView):
             raise Problem(401, "credentials_required", "ruling on a dispute needs the organizer key")
         if match.tournament_id is None:
             raise Problem(403, "not_organizer", "only a tournament's organizer may rule, and this match has none")
-        organizer_of(g.matches.tournament(match.tournament_id))
+        organizer_of(g.matches.tournaments.tournament(match.tournament_id))
         body = load(RulingBody())
-        first, last, match = g.matches.rule_dispute(
+        written = g.matches.rule_dispute(
             match_id, number, body["decision"], body["note"], body["amended_outcome"], resume_clock=body["resume_clock"]
         )
-        return recorded(match, first, last, viewer_for(match, ORGANIZER))
+        return recorded(written, viewer_for(written.match, ORGANIZER))
 
 
 bp.add_url_rule("/matches/<match_id>/disputes", view_func=Disputes.as_view("disputes"))

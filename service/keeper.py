@@ -35,7 +35,7 @@ def build_scrub(gambit: Gambit) -> Scrub:
             log.error("scrub: match %s fails its integrity checks: %s", match_id, problem)
 
     return Scrub(
-        gambit.matches,
+        gambit.matches.store,
         gambit.index.store,
         gambit.alerts,
         on_checked=checked,
@@ -89,7 +89,7 @@ class Background:
         self.leadership.release()
 
     def _keep_clocks(self, ended: threading.Event) -> None:
-        keeper = ClockKeeper(self.gambit.matches, self.gambit.index.store)
+        keeper = ClockKeeper(self.gambit.matches.clocks, self.gambit.index.store)
 
         def expired(match_ids: list[str]) -> None:
             self.gambit.metrics.count_expiries(len(match_ids))

@@ -83,7 +83,7 @@ class MatchCollection(MethodView):
         if body["tournament_id"] is not None:
             # Only the organizer adds matches to a tournament: its standings and dispute queue are theirs.
             try:
-                tournament = g.matches.tournament(body["tournament_id"])
+                tournament = g.matches.tournaments.tournament(body["tournament_id"])
             except TournamentNotFound:
                 raise UnknownTournament(f"no tournament {body['tournament_id']!r}") from None
             organizer_of(tournament)
@@ -133,9 +133,10 @@ class Seats(MethodView):
         g = gambit()
         g.matches.match(match_id)  # an unknown match is a 404 whatever the body says
         body = load(JoinBody())
-        seat, token, match = g.matches.join(
+        seat, token, written = g.matches.join(
             match_id, body["name"], body["seat"], body["client_seed"].lower(), body["options"]
         )
+        match = written.match
         response = jsonify(
             {
                 "seat": seat,

@@ -62,7 +62,7 @@ def _standing_alerts(g: Gambit) -> list[dict]:
     standing = []
     for alert in g.alerts.standing():
         try:
-            problem = whole_chain_problem(g.matches, alert["match_id"])
+            problem = whole_chain_problem(g.matches.store, alert["match_id"])
         except MatchNotFound:
             standing.append(alert)  # the whole match is gone from the store: that stands
             continue

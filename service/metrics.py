@@ -192,6 +192,15 @@ class MeteredStreamHub(StreamHub):
             self._metrics.open_streams(self.open_streams)
 
 
+def count_as_command(ruleset: str) -> None:
+    """Count this request as a command of `ruleset`, under the outcome its response ends with (accepted or refused).
+
+    Told as soon as the match is loaded, so a command refused later (a bad body, a late seat) is
+    counted under its ruleset too; the count is made once the response, error or not, is ready.
+    """
+    g.gambit_command_ruleset = ruleset
+
+
 def _outcome(status: int) -> str:
     """How a command ended: accepted, or the problem code the response carried."""
     if status < 400:
@@ -212,7 +221,7 @@ def install(app: Flask, metrics: Metrics) -> None:
         if started is not None:
             route = request.url_rule.rule if request.url_rule is not None else UNMATCHED_ROUTE
             metrics.observe(route, request.method, response.status_code, time.perf_counter() - started)
-            ruleset = g.get("gambit_ruleset")
+            ruleset = g.get("gambit_command_ruleset")
             if ruleset is not None:
                 metrics.count_command(ruleset, _outcome(response.status_code))
         return response

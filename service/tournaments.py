@@ -39,7 +39,7 @@ class TournamentCollection(MethodView):
     def post(self) -> Response:
         """Create a tournament; the organizer key is shown only in this response."""
         body = load(CreateTournamentBody())
-        tournament, key = gambit().matches.create_tournament(body["name"])
+        tournament, key = gambit().matches.tournaments.create_tournament(body["name"])
         response = jsonify(
             {
                 "tournament_id": tournament.tournament_id,
@@ -63,7 +63,7 @@ class TournamentItem(MethodView):
         `after` counts the matches already read (the previous page's `next_after`).
         """
         g = gambit()
-        tournament = g.matches.tournament(tournament_id)
+        tournament = g.matches.tournaments.tournament(tournament_id)
         after = int_arg("after", 0, minimum=0)
         limit = int_arg("limit", 100, minimum=1, maximum=200)
         matches = [g.matches.match(i) for i in _tournament_match_ids(tournament.tournament_id)]
@@ -86,7 +86,7 @@ class TournamentDisputes(MethodView):
     def get(self, tournament_id: str) -> Response:
         """Every dispute of the tournament's matches, open ones first (organizer only)."""
         g = gambit()
-        tournament = g.matches.tournament(tournament_id)
+        tournament = g.matches.tournaments.tournament(tournament_id)
         organizer_of(tournament)
         after = int_arg("after", 0, minimum=0)
         limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
@@ -108,11 +108,11 @@ class AccessLog(MethodView):
     def get(self, tournament_id: str) -> Response:
         """Every organizer read of unrevealed secrets: who, which match and resource, when (organizer only)."""
         g = gambit()
-        tournament = g.matches.tournament(tournament_id)
+        tournament = g.matches.tournaments.tournament(tournament_id)
         organizer_of(tournament)
         after = int_arg("after", 0, minimum=0)
         limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
-        events = g.matches.access_trail(tournament.tournament_id, after=after, limit=limit)
+        events = g.matches.tournaments.access_trail(tournament.tournament_id, after=after, limit=limit)
         entries = [
             {
                 "entry": e.originator_version - 1,

@@ -1,7 +1,7 @@
 """Shared helpers of the hardening tests: configs per ruleset, random legal play, fast endings.
 
 Matches are set up over HTTP (so tokens exist) and may be driven fast through the domain
-(`MatchApp.act`, the same call the commands resource makes); every check reads through HTTP.
+(`MatchService.act`, the same call the commands resource makes); every check reads through HTTP.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ def _kinds(app, match_id: str) -> list[str]:
 def _command(app, match_id: str, body: dict) -> Command:
     from service.bodies import parse_command
 
-    return parse_command(app.extensions["gambit"].matches.match(match_id, enforce_clock=False).ruleset, body)
+    return parse_command(app.extensions["gambit"].matches.store.load(match_id).ruleset, body)
 
 
 def test_a_late_command_loaded_before_the_clock_process_wrote_the_expiry_is_refused(two_apps, now):
@@ -53,9 +53,9 @@ def test_a_late_command_loaded_before_the_clock_process_wrote_the_expiry_is_refu
     command = _command(worker, match_id, first_legal(client, match_id, tokens["p1"]))
     now.advance(61)
     matches = worker.extensions["gambit"].matches
-    loaded = matches.match(match_id, enforce_clock=False)  # the worker read the match before the expiry
+    loaded = matches.store.load(match_id)  # the worker read the match before the expiry
     gambit = clock_process.extensions["gambit"]
-    assert ClockKeeper(gambit.matches, gambit.index.store).tick() == [match_id]
+    assert ClockKeeper(gambit.matches.clocks, gambit.index.store).tick() == [match_id]
     with pytest.raises(ClockExpiredError):
         matches.act(match_id, "p1", command, loaded=loaded)
     assert _kinds(worker, match_id).count("ClockExpired") == 1
@@ -87,7 +87,7 @@ def test_a_late_command_and_the_clock_process_racing_write_one_expiry(two_apps, 
     worker, clock_process = two_apps
     client = worker.test_client()
     gambit = clock_process.extensions["gambit"]
-    keeper = ClockKeeper(gambit.matches, gambit.index.store)
+    keeper = ClockKeeper(gambit.matches.clocks, gambit.index.store)
     for _ in range(3):
         match_id, tokens = timed_match(client, "gambitz", fischer(60), config=GAMBITZ)
         body = first_legal(client, match_id, tokens["p1"])

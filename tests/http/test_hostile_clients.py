@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from domain.application import MatchApp
+from domain.application import MatchService
 from tests.support.api import auth, join_all, legal_options, play_to_end
 
 DRAGONS = {"players": 3, "target_score": 30}
@@ -75,14 +75,14 @@ def test_an_access_log_cursor_at_the_specs_maximum_answers_an_empty_page(client,
 def test_a_dispute_response_holds_only_the_records_its_write_made(client, app, tournament, monkeypatch):
     tournament_id, key = tournament
     mid, tokens, call_version = _finished_with_call(client, tournament_id, key)
-    original = MatchApp.file_dispute
+    original = MatchService.file_dispute
 
     def racing(self, match_id, call, reason, filed_by, **options):
         # Another seat's dispute lands between the route's read and this write.
         original(self, match_id, call, "first in", "p1")
         return original(self, match_id, call, reason, filed_by, **options)
 
-    monkeypatch.setattr(MatchApp, "file_dispute", racing)
+    monkeypatch.setattr(MatchService, "file_dispute", racing)
     filed = client.post(f"/matches/{mid}/disputes", json={"call_version": call_version, "reason": "mine"},
                         headers=auth(tokens["p2"])).get_json()
     assert [(e["kind"], e["public"]["filed_by"]) for e in filed["events"]] == [("DisputeFiled", "p2")]

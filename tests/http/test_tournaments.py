@@ -47,7 +47,7 @@ def test_the_organizer_key_is_shown_once_and_only_its_hash_is_kept(client, app, 
     tournament_id, key = tournament
     public = client.get(f"/tournaments/{tournament_id}").get_json()
     assert key not in str(public)
-    stored = app.extensions["gambit"].matches.tournament(tournament_id)
+    stored = app.extensions["gambit"].matches.tournaments.tournament(tournament_id)
     assert key not in str(vars(stored))
 
 

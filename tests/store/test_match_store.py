@@ -8,10 +8,11 @@ import sqlite3
 
 import pytest
 
-from domain.application import MatchApp, storage_env
+from domain.application import MatchService, open_matches
 from domain.errors import ConcurrentWrite, IdempotencyKeyReused, SeatUnavailable, VersionMismatch
 from domain.match import Match
 from domain.ruleset import RuleViolation
+from domain.store import storage_env
 from projections.records import viewer_for
 from projections.views import export_lines
 from tests.support.independent_verifier import VerificationError, verify_export
@@ -27,7 +28,7 @@ def db_path(tmp_path):
 @pytest.fixture
 def matches(database_url):
     """The match application on a fresh store (SQLite and PostgreSQL)."""
-    app = MatchApp(env=storage_env(database_url))
+    app = open_matches(env=storage_env(database_url))
     yield app
     app.close()
 
@@ -35,12 +36,12 @@ def matches(database_url):
 @pytest.fixture
 def sqlite_matches(db_path):
     """The match application on a SQLite file the test can open itself."""
-    app = MatchApp(env=storage_env(f"sqlite:///{db_path}"))
+    app = open_matches(env=storage_env(f"sqlite:///{db_path}"))
     yield app
     app.close()
 
 
-def _started(matches: MatchApp, players: int = 3) -> tuple[str, dict]:
+def _started(matches: MatchService, players: int = 3) -> tuple[str, dict]:
     match = matches.create_match("gambitz", {"players": players})
     tokens = {}
     for _ in range(players):
@@ -49,7 +50,7 @@ def _started(matches: MatchApp, players: int = 3) -> tuple[str, dict]:
     return match.match_id, tokens
 
 
-def _play(matches: MatchApp, match_id: str, rng: random.Random, steps: int) -> None:
+def _play(matches: MatchService, match_id: str, rng: random.Random, steps: int) -> None:
     for _ in range(steps):
         match = matches.match(match_id)
         if match.status != "active":
@@ -58,7 +59,7 @@ def _play(matches: MatchApp, match_id: str, rng: random.Random, steps: int) -> N
         matches.act(match_id, seat, rng.choice(match.ruleset.legal_commands(match.state, seat)))
 
 
-def _export(matches: MatchApp, match_id: str, role: str = "organizer") -> str:
+def _export(matches: MatchService, match_id: str, role: str = "organizer") -> str:
     match = matches.match(match_id)
     return "".join(export_lines(matches, match, viewer_for(match, role)))
 
@@ -92,7 +93,7 @@ def test_snapshots_are_taken_so_loading_does_not_replay_the_whole_match(matches)
     match_id, _ = _started(matches)
     _play(matches, match_id, random.Random(4), 150)
     version = matches.match(match_id).version
-    snapshots = list(matches.snapshots.get(matches.match(match_id).id))
+    snapshots = list(matches.store.snapshots.get(matches.match(match_id).id))
     assert version >= 100
     assert snapshots and snapshots[-1].originator_version > version - 2 * 50
 
@@ -116,9 +117,9 @@ def test_two_writers_at_the_same_version_conflict_and_only_one_is_stored(matches
     command = first.ruleset.legal_commands(first.state, seat)[0]
     first.act(seat, command)
     second.act(seat, command)
-    matches.save(first)
+    matches.store.save(first)
     with pytest.raises(Exception) as caught:
-        matches.save(second)
+        matches.store.save(second)
     assert "IntegrityError" in type(caught.value).__name__
     assert matches.match(match_id).version == first.version
 
@@ -156,10 +157,12 @@ def test_a_retried_idempotency_key_returns_the_original_versions_and_records_not
     match = matches.match(match_id)
     seat = match.to_act()[0]
     command = match.ruleset.legal_commands(match.state, seat)[0]
-    first = matches.act(match_id, seat, command, idempotency_key="k-1")[:2]
+    first = matches.act(match_id, seat, command, idempotency_key="k-1")
     version = matches.match(match_id).version
-    again = matches.act(match_id, seat, command, idempotency_key="k-1")[:2]
-    assert again == first
+    again = matches.act(match_id, seat, command, idempotency_key="k-1")
+    assert (again.first, again.last) == (first.first, first.last)
+    assert [r.chain for r in again.records] == [r.chain for r in first.records]
+    assert again.receipt == first.receipt
     assert matches.match(match_id).version == version
 
 
@@ -201,7 +204,7 @@ def test_an_export_verifies_independently_and_a_tampered_row_does_not(sqlite_mat
                  (json.dumps(stored).encode(), matches.match(match_id).id.hex))
     conn.commit()
     with pytest.raises(VerificationError, match="chain breaks at version 12"):
-        verify_export(_export(MatchApp(env=storage_env(f"sqlite:///{db_path}")), match_id, "spectator"))
+        verify_export(_export(open_matches(env=storage_env(f"sqlite:///{db_path}")), match_id, "spectator"))
 
 
 def test_the_match_class_keeps_explicit_stable_topics():

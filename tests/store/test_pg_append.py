@@ -9,8 +9,9 @@ from urllib.parse import urlparse
 import psycopg
 import pytest
 
-from domain.application import MatchApp, notifies_followers, storage_env
+from domain.application import MatchService, open_matches
 from domain.pg_append import OneTripApplicationRecorder
+from domain.store import notifies_followers, storage_env
 from tests.stores import postgres_schema_url
 
 pytestmark = pytest.mark.postgres
@@ -21,7 +22,7 @@ def pg():
     """A match application on a fresh PostgreSQL schema, with a plain connection to the same database."""
     url, drop = postgres_schema_url()
     parsed = urlparse(url)
-    app = MatchApp(env=storage_env(url))
+    app = open_matches(env=storage_env(url))
     conn = psycopg.connect(url.split("?")[0], autocommit=True)
     try:
         yield app, conn, parsed.query.split("schema=")[1].split("&")[0]
@@ -31,14 +32,14 @@ def pg():
         drop()
 
 
-def _new_match(app: MatchApp) -> str:
+def _new_match(app: MatchService) -> str:
     return app.create_match("gambitz", {"players": 2}).match_id
 
 
 def test_the_service_appends_through_the_one_statement_recorder(pg):
     app, _, _ = pg
-    assert isinstance(app.recorder, OneTripApplicationRecorder)
-    assert notifies_followers(app.recorder)
+    assert isinstance(app.store.recorder, OneTripApplicationRecorder)
+    assert notifies_followers(app.store.recorder)
 
 
 def test_appends_still_wait_for_the_table_lock_so_ids_commit_in_order(pg):
@@ -80,10 +81,10 @@ def test_a_conflicting_write_stores_none_of_its_records(pg):
     first.join("p1", "first", "", "hash-1")
     second.join("p1", "second", "", "hash-1")
     second.join("p2", "second", "", "hash-2")  # the last seat: the set-up's records follow in the same write
-    app.save(first)
+    app.store.save(first)
     count = conn.execute(f'SELECT count(*) FROM "{schema}".gambit_events').fetchone()[0]
     with pytest.raises(Exception) as caught:
-        app.save(second)
+        app.store.save(second)
     assert "IntegrityError" in type(caught.value).__name__
     assert conn.execute(f'SELECT count(*) FROM "{schema}".gambit_events').fetchone()[0] == count
 
@@ -103,7 +104,7 @@ def test_a_write_is_one_statement_to_the_database(pg, monkeypatch):
         return execute(cursor, query, *args, **kwargs)
 
     monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-    app.save(match)
+    app.store.save(match)
     monkeypatch.undo()
     sent = [text for text in statements if text.strip()]  # not the pool's empty liveness check
     assert len(sent) == 1

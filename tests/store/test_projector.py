@@ -40,7 +40,7 @@ def test_the_projector_follows_new_records_and_stops_cleanly(gambit):
     try:
         match = gambit.matches.create_match("gambitz", {"players": 2})
         gambit.matches.join(match.match_id, "ann")
-        head = gambit.matches.recorder.max_notification_id()
+        head = gambit.matches.store.recorder.max_notification_id()
         _wait_until(lambda: gambit.index.position() >= head)
         assert _rows(gambit) == [(match.match_id, "open", 1, 2)]
     finally:

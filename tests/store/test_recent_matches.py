@@ -10,8 +10,9 @@ from uuid import UUID
 
 import pytest
 
-from domain.application import MatchApp, storage_env
+from domain.application import MatchService, open_matches
 from domain.match import Match
+from domain.store import storage_env
 from tests.support.tamper import StoreAccess
 
 
@@ -36,14 +37,14 @@ class KeyedSigner:
         return hmac.compare_digest(expected, str(receipt.get("signature")))
 
 
-def _started(app: MatchApp) -> str:
+def _started(app: MatchService) -> str:
     match = app.create_match("gambitz", {"players": 2})
     for seat in match.seat_order:
         app.join(match.match_id, f"n-{seat}", seat)
     return match.match_id
 
 
-def _play(app: MatchApp, match_id: str, rng: random.Random, steps: int) -> None:
+def _play(app: MatchService, match_id: str, rng: random.Random, steps: int) -> None:
     for _ in range(steps):
         match = app.match(match_id)
         if match.status != "active":
@@ -52,7 +53,7 @@ def _play(app: MatchApp, match_id: str, rng: random.Random, steps: int) -> None:
         app.act(match_id, seat, rng.choice(match.ruleset.legal_commands(match.state, seat)))
 
 
-def _replayed(app: MatchApp, match_id: str) -> Match:
+def _replayed(app: MatchService, match_id: str) -> Match:
     """The match rebuilt from every record, with no snapshot and nothing kept in memory."""
     match = None
     for record in app.records(match_id):
@@ -66,8 +67,8 @@ def two_apps(database_url):
     problems: list[tuple[str, str]] = []
     env = storage_env(database_url)
     signer = KeyedSigner()
-    first = MatchApp(env=env, signer=signer, on_integrity_problem=lambda mid, problem: problems.append((mid, problem)))
-    second = MatchApp(env=env, signer=signer)
+    first = open_matches(env=env, signer=signer, on_integrity_problem=lambda mid, problem: problems.append((mid, problem)))
+    second = open_matches(env=env, signer=signer)
     yield first, second, problems
     first.close()
     second.close()
@@ -114,7 +115,7 @@ def test_a_record_rewritten_in_the_database_after_the_match_was_kept_is_noticed(
 
 
 def test_keeping_no_matches_loads_the_same_match(database_url):
-    app = MatchApp(env=storage_env(database_url), recent_matches=0)
+    app = open_matches(env=storage_env(database_url), recent_matches=0)
     try:
         match_id = _started(app)
         _play(app, match_id, random.Random(2), 10)
@@ -134,7 +135,7 @@ def test_the_service_keeps_as_many_recent_matches_as_configured(tmp_path):
     try:
         match_id = _started(gambit.matches)
         gambit.matches.match(match_id)
-        assert gambit.matches._recent.get(UUID(match_id)) is None
+        assert gambit.matches.store._recent.get(UUID(match_id)) is None
     finally:
         gambit.close()
 
@@ -145,7 +146,7 @@ def test_a_match_the_application_loaded_holds_only_what_a_snapshot_can_store(two
     _play(first, match_id, random.Random(4), 5)
     for match in (first.match(match_id), first.match(match_id).fresh_copy()):
         snapshot = Match.Snapshot.take(match)
-        assert first.mapper.to_stored_event(snapshot).state
+        assert first.store.mapper.to_stored_event(snapshot).state
 
 
 def test_which_records_were_revealed_is_read_only_as_far_back_as_asked(two_apps):
@@ -187,7 +188,7 @@ def test_a_match_once_loaded_does_not_keep_its_application_alive(database_url):
     import gc
     import weakref
 
-    app = MatchApp(env=storage_env(database_url))
+    app = open_matches(env=storage_env(database_url))
     match_id = _started(app)
     app.match(match_id)
     gone = weakref.ref(app)

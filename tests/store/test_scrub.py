@@ -152,7 +152,7 @@ def test_a_timed_match_under_a_scrub_alert_takes_no_expiry_and_the_keeper_stops_
         try:
             gambit = app.extensions["gambit"]
             match_id, _ = timed_match(app.test_client(), "gambitz", fischer(60), config={"players": 2})
-            keeper = ClockKeeper(gambit.matches, gambit.index.store)
+            keeper = ClockKeeper(gambit.matches.clocks, gambit.index.store)
             keeper.catch_up()
             assert keeper.next_deadline() is not None
             gambit.alerts.raise_alert(match_id, "version 2: the secret does not open its commitment")

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import dataclasses
 
-from domain.application import MatchApp, storage_env
+from domain.application import open_matches
 from domain.match import Match
+from domain.store import storage_env
 
 SEAL_KEY = b"snapshots-before-clocks".ljust(32, b".")
 
 
 def test_a_snapshot_without_a_clock_loads_as_an_untimed_match_and_plays_on(database_url):
     env = storage_env(database_url)
-    writer = MatchApp(env=env, seal_key=SEAL_KEY)
+    writer = open_matches(env=env, seal_key=SEAL_KEY)
     try:
         match = writer.create_match("gambitz", {"players": 2})
         for seat in match.seat_order:
@@ -26,12 +27,12 @@ def test_a_snapshot_without_a_clock_loads_as_an_untimed_match_and_plays_on(datab
         state = dict(taken.state)
         assert state.pop("class_version") == 2, "a new snapshot says it has a clock"
         del state["clock"]  # as the service stored snapshots before clocks
-        assert writer.snapshots is not None
-        writer.snapshots.put([dataclasses.replace(taken, state=state)])
+        assert writer.store.snapshots is not None
+        writer.store.snapshots.put([dataclasses.replace(taken, state=state)])
     finally:
         writer.close()
 
-    reader = MatchApp(env=env, seal_key=SEAL_KEY)  # a fresh process: nothing kept in memory, the snapshot is read
+    reader = open_matches(env=env, seal_key=SEAL_KEY)  # a fresh process: nothing kept in memory, the snapshot is read
     try:
         loaded = reader.match(match.match_id)
         assert loaded.version == latest.version

@@ -13,9 +13,10 @@ import pytest
 from eventsourcing.application import Application
 
 from domain import rulesets
-from domain.application import MatchApp, storage_env
+from domain.application import MatchService, open_matches
 from domain.choices import random_legal_command
 from domain.match import SNAPSHOT_INTERVAL, Match, project_match
+from domain.store import storage_env
 from tests.hardening.play import join_options
 
 
@@ -42,13 +43,13 @@ def two_apps(database_url):
     """Two processes' worth of applications on one store, signing with one key."""
     env = storage_env(database_url)
     signer = KeyedSigner()
-    first, second = MatchApp(env=env, signer=signer), MatchApp(env=env, signer=signer)
+    first, second = open_matches(env=env, signer=signer), open_matches(env=env, signer=signer)
     yield first, second
     first.close()
     second.close()
 
 
-def _played(apps: tuple[MatchApp, ...], ruleset_id: str, rng: random.Random, versions: int) -> str:
+def _played(apps: tuple[MatchService, ...], ruleset_id: str, rng: random.Random, versions: int) -> str:
     """A match of the ruleset played with random legal commands, each sent to a random one of the apps."""
     ruleset = rulesets.get(ruleset_id)
     match = apps[0].create_match(ruleset_id, {})
@@ -64,15 +65,15 @@ def _played(apps: tuple[MatchApp, ...], ruleset_id: str, rng: random.Random, ver
         app.act(match.match_id, seat, random_legal_command(ruleset, match.state, seat, rng))
 
 
-def _stored_snapshots(app: MatchApp, match_id: str) -> list[Any]:
+def _stored_snapshots(app: MatchService, match_id: str) -> list[Any]:
     """The match's snapshots as stored (unsealed), oldest first."""
-    assert app.snapshots is not None
-    return list(app.snapshots.recorder.select_events(UUID(match_id)))
+    assert app.store.snapshots is not None
+    return list(app.store.snapshots.recorder.select_events(UUID(match_id)))
 
 
-def _library_snapshot(app: MatchApp, match_id: str, version: int, timestamp: Any) -> Any:
+def _library_snapshot(app: MatchService, match_id: str, version: int, timestamp: Any) -> Any:
     """The library's snapshot (as stored) of the match rebuilt from every stored record up to `version`."""
-    rebuilt = project_match(None, app.events.get(UUID(match_id), lte=version))
+    rebuilt = project_match(None, app.store.events.get(UUID(match_id), lte=version))
     taken = Match.Snapshot.take(rebuilt)
     at_the_same_instant = type(taken)(
         originator_id=taken.originator_id,
@@ -81,7 +82,7 @@ def _library_snapshot(app: MatchApp, match_id: str, version: int, timestamp: Any
         topic=taken.topic,
         state=taken.state,
     )
-    return app.mapper.to_stored_event(at_the_same_instant)
+    return app.store.mapper.to_stored_event(at_the_same_instant)
 
 
 @pytest.mark.parametrize("ruleset_id", rulesets.available())
@@ -92,7 +93,7 @@ def test_a_snapshot_is_the_bytes_the_library_takes_of_the_match_rebuilt_from_the
     while compared < 3:  # games shorter than a snapshot interval are played again
         match_id = _played((first, second), ruleset_id, rng, 3 * SNAPSHOT_INTERVAL + 5)
         for snapshot in _stored_snapshots(first, match_id):
-            timestamp = first.mapper.to_domain_event(snapshot).timestamp
+            timestamp = first.store.mapper.to_domain_event(snapshot).timestamp
             library = _library_snapshot(first, match_id, snapshot.originator_version, timestamp)
             assert (snapshot.topic, snapshot.state) == (library.topic, library.state)
             compared += 1
@@ -116,6 +117,6 @@ def test_a_snapshot_of_a_match_is_taken_without_rebuilding_the_match(two_apps, m
 def test_a_match_loaded_from_a_snapshot_of_the_write_is_the_match_rebuilt_from_every_record(two_apps):
     first, second = two_apps
     match_id = _played((first, second), "gambitz", random.Random(11), 2 * SNAPSHOT_INTERVAL + 7)
-    loaded = second.repository.get(UUID(match_id), projector_func=project_match)
-    replayed = project_match(None, second.events.get(UUID(match_id)))
+    loaded = second.store.repository.get(UUID(match_id), projector_func=project_match)
+    replayed = project_match(None, second.store.events.get(UUID(match_id)))
     assert vars(loaded) == vars(replayed)

@@ -377,7 +377,7 @@ def test_an_edited_snapshot_changes_nothing_a_player_sees(settings_for, tmp_path
         played.fresh().get(f"/matches/{match_id}")
     assert "INTEGRITY" not in caplog.text, "an untouched sealed snapshot is used as it is"
     # The attacker puts its own token's hash in the snapshot and reorders the deck.
-    from domain.application import token_hash
+    from domain.store import token_hash
 
     data = snapshots[version]
     body_start = data.index(b"{")

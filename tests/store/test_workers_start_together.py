@@ -10,7 +10,8 @@ from __future__ import annotations
 import multiprocessing
 import sqlite3
 
-from domain.application import MatchApp, storage_env
+from domain.application import open_matches
+from domain.store import storage_env
 
 WORKERS = 8
 FRESH_FILES = 30
@@ -19,7 +20,7 @@ FRESH_FILES = 30
 def _boot(url: str, start: multiprocessing.synchronize.Barrier, failures: multiprocessing.Queue) -> None:
     start.wait(timeout=30)
     try:
-        MatchApp(env=storage_env(url)).close()
+        open_matches(env=storage_env(url)).close()
     except Exception as exc:  # noqa: BLE001 - the test reports whatever a worker met
         failures.put(repr(exc))
 

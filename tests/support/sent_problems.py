@@ -2,9 +2,10 @@
 
 Static, so a refusal added anywhere (a `Problem` raised in a helper, an error the match application
 or the match raises, a rate limit) is found without a test that provokes it. From each route's
-view the calls are followed through the `service` package, into the match application
-(`….matches.<method>`, domain/application.py), the match (domain/match.py) and the stream hub
-(`….streams.<method>`). A function
+view the calls are followed through the `service` package, into the match service
+(`….matches.<method>`, domain/application.py), the clock and tournament services and the match
+store they share (`….clocks.<method>`, `….tournaments.<method>`, `….store.<method>`), the match
+(domain/match.py and its parts, domain/match_*.py) and the stream hub (`….streams.<method>`). A function
 contributes:
 
 - `Problem(<status>, "<code>", …)` with literal status and code;
@@ -35,12 +36,33 @@ from domain.ruleset import RuleViolation
 from service import problems, ratelimit
 
 ROOT = Path(__file__).resolve().parents[2]
-MATCH_APP = "domain.application.MatchApp"
-MATCH = "domain.match.Match"
-# Modules whose functions are followed: the service, and the two domain classes it calls.
-DOMAIN_MODULES = ("domain.application", "domain.match")
-# What the per-process objects' attributes are (service/context.py `Gambit`), for calls like `g.streams.reserve(…)`.
-RECEIVERS = {"matches": MATCH_APP, "streams": "service.streams.StreamHub", "signer": "service.signing.Signer"}
+MATCH_SERVICE = "domain.application.MatchService"
+# The classes whose methods make up a Match: the aggregate and its parts.
+MATCH_CLASSES = (
+    "domain.match.Match",
+    "domain.match_disputes.MatchDisputes",
+    "domain.match_clock.MatchClock",
+    "domain.match_integrity.MatchIntegrity",
+    "domain.kept_match.MatchKeeping",
+)
+# Modules whose functions are followed: the service, and the domain services and match classes it calls.
+DOMAIN_MODULES = (
+    "domain.application",
+    "domain.clock_service",
+    "domain.tournament_service",
+    "domain.store",
+    *(name.rsplit(".", 1)[0] for name in MATCH_CLASSES),
+)
+# What the per-process objects' and the services' attributes are (service/context.py `Gambit`, domain/application.py
+# `MatchService`), for calls like `g.streams.reserve(…)` or `self.clocks.write(…)`.
+RECEIVERS = {
+    "matches": MATCH_SERVICE,
+    "clocks": "domain.clock_service.ClockService",
+    "tournaments": "domain.tournament_service.TournamentService",
+    "store": "domain.store.MatchStore",
+    "streams": "service.streams.StreamHub",
+    "signer": "service.signing.Signer",
+}
 # Names of a `try`'s handlers that catch every error (nothing raised under them gets out).
 CATCH_ALL = {"Exception", "BaseException"}
 
@@ -86,7 +108,7 @@ def _called_name(call: ast.Call) -> str | None:
 
 
 class Source:
-    """The parsed functions of the service package and of the match application and the match."""
+    """The parsed functions of the service package and of the domain services and the match."""
 
     def __init__(self) -> None:
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
@@ -94,8 +116,15 @@ class Source:
         modules = [f"service.{path.stem}" for path in sorted((ROOT / "service").glob("*.py"))]
         for module in [*modules, *DOMAIN_MODULES]:
             self._read(module)
-        self.match_app_methods = {name.rsplit(".", 1)[1] for name in self.functions if name.startswith(MATCH_APP + ".")}
-        self.match_methods = {name.rsplit(".", 1)[1] for name in self.functions if name.startswith(MATCH + ".")}
+        self.match_service_methods = {
+            name.rsplit(".", 1)[1] for name in self.functions if name.startswith(MATCH_SERVICE + ".")
+        }
+        # Method name → the match class (or part) that defines it.
+        self.match_methods: dict[str, list[str]] = {}
+        for name in self.functions:
+            owner, _, method = name.rpartition(".")
+            if owner in MATCH_CLASSES:
+                self.match_methods.setdefault(method, []).append(name)
 
     def _read(self, module: str) -> None:
         path = ROOT / (module.replace(".", "/") + ".py")
@@ -130,16 +159,15 @@ class Source:
                 found.append(f"{owner}.{func.attr}")
             elif isinstance(value, ast.Name) and self.names[module].get(value.id, "").startswith("service."):
                 found.append(f"{self.names[module][value.id]}.{func.attr}")  # `problems.problem_response(…)`
-            if isinstance(value, ast.Name) and value.id == "MatchApp":
-                found.append(f"{MATCH_APP}.{func.attr}")
+            if isinstance(value, ast.Name) and value.id == "MatchService":
+                found.append(f"{MATCH_SERVICE}.{func.attr}")
             if isinstance(value, ast.Attribute) and value.attr in RECEIVERS:
                 found.append(f"{RECEIVERS[value.attr]}.{func.attr}")
             if module in DOMAIN_MODULES:
                 # Inside the domain classes a call by name reaches any method of that name (over-approximate).
-                if func.attr in self.match_app_methods and module == "domain.application":
-                    found.append(f"{MATCH_APP}.{func.attr}")
-                if func.attr in self.match_methods:
-                    found.append(f"{MATCH}.{func.attr}")
+                if func.attr in self.match_service_methods and module == "domain.application":
+                    found.append(f"{MATCH_SERVICE}.{func.attr}")
+                found += self.match_methods.get(func.attr, [])
         return [name for name in found if name in self.functions]
 
     def _module_and_class(self, qualified: str) -> tuple[str, str | None]:
