@@ -38,7 +38,7 @@ from domain.records import (
     new_salt,
 )
 from domain.records import MATCH_KINDS as RECORD_KINDS
-from domain.ruleset import Command, Event, config_from_dict
+from domain.ruleset import Command, Event, Ruleset, config_from_dict
 
 # Every kind of record the match writes itself: the records module's (what the verifier reads) and the clock's.
 MATCH_KINDS = RECORD_KINDS | CLOCK_KINDS
@@ -214,7 +214,7 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         return str(self.id)
 
     @property
-    def ruleset(self) -> Any:
+    def ruleset(self) -> Ruleset[Any, Any]:
         """The ruleset module this match plays."""
         return rulesets.get(self.ruleset_id)
 

@@ -12,7 +12,7 @@ from eventsourcing.domain import Aggregate
 
 if TYPE_CHECKING:
     from domain.chance import Chance
-    from domain.ruleset import Event
+    from domain.ruleset import Event, Ruleset
 
     _Aggregate = Aggregate
 else:
@@ -38,7 +38,7 @@ class MatchShape(_Aggregate):
         def match_id(self) -> str: ...
 
         @property
-        def ruleset(self) -> Any: ...
+        def ruleset(self) -> Ruleset[Any, Any]: ...
 
         def chance(self) -> Chance: ...
 
