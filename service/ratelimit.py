@@ -51,16 +51,17 @@ class SweptMemoryStorage(MemoryStorage):
     under load, nearly one thread per request, a large share of a request's cost (bench/). Its
     counts and their expiries are the library's own; only the clean-up of expired keys, which frees
     memory and changes no count (a read drops an expired key itself), runs on a hit at most once
-    per SWEEP_SECONDS instead.
+    per SWEEP_SECONDS instead. `monotonic` times the sweeps (tests pass a clock they move).
     """
 
-    def __init__(self, uri: str | None = None) -> None:
+    def __init__(self, uri: str | None = None, monotonic: Callable[[], float] = time.monotonic) -> None:
         super().__init__(uri)
-        self._next_sweep = time.monotonic() + SWEEP_SECONDS
+        self._monotonic = monotonic
+        self._next_sweep = monotonic() + SWEEP_SECONDS
 
     # The library's private hook, by its mangled name: the store calls it on every hit.
     def _MemoryStorage__schedule_expiry(self) -> None:
-        now = time.monotonic()
+        now = self._monotonic()
         if now >= self._next_sweep:
             self._next_sweep = now + SWEEP_SECONDS
             getattr(self, "_MemoryStorage__expire_events")()  # noqa: B009 - a private name mypy cannot see
@@ -120,19 +121,29 @@ class Limits:
 
 
 class Limiter:
-    """Counts requests against the configured limits; `wait` says how long a caller must wait (0: go)."""
+    """Counts requests against the configured limits; `wait` says how long a caller must wait (0: go).
 
-    def __init__(self, config: Limits, on_failure: Callable[[], None] | None = None) -> None:
+    `monotonic` times the pause after a store failure and the log's once-a-minute (tests pass a
+    clock they move); the windows themselves are the library's, on its store's clock.
+    """
+
+    def __init__(
+        self,
+        config: Limits,
+        on_failure: Callable[[], None] | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.config = config
         self._strategy = SlidingWindowCounterRateLimiter(limit_storage(config.storage_uri, config.storage_timeout))
         self._on_failure = on_failure
+        self._monotonic = monotonic
         self._paused_until = 0.0
         self._last_logged = -math.inf
         self._unlogged_failures = 0
 
     def wait(self, limit: Limit, scope: str, key: str) -> float:
         """Spend one request of `limit` for `key`; 0 when allowed, else seconds until the window frees one."""
-        if not limit.enabled or time.monotonic() < self._paused_until:
+        if not limit.enabled or self._monotonic() < self._paused_until:
             return 0.0
         item = limit.item()
         try:
@@ -146,7 +157,7 @@ class Limiter:
 
     def _failed(self, exc: Exception) -> None:
         """Pause the store, count the failure, and log it unless a line went out in the last FAILURE_LOG_SECONDS."""
-        now = time.monotonic()
+        now = self._monotonic()
         self._paused_until = now + FAILURE_PAUSE_SECONDS
         self._unlogged_failures += 1
         if self._on_failure is not None:

@@ -467,6 +467,9 @@ def test_every_kind_of_choice_domain_validates_against_the_choice_schema():
     assert schema_errors(component("Choice"), {"type": "x", "fixed": {}, "free": {"f": {"any_of": [1]}}})
 
 
+# Eighty commands of every game over HTTP, each answer checked against the spec: the whole run checks it,
+# `make test-fast` does not (the gambitz match below holds served bodies to the contract there).
+@pytest.mark.slow
 def test_choices_served_for_every_ruleset_match_the_contract(api):
     rng = random.Random(5)
     kinds = set()

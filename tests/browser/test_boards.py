@@ -133,13 +133,9 @@ def board_text(page) -> str:
 
 
 def resize(page, width: int, height: int = 900) -> None:
-    """Set the viewport and wait, by polling what the page reports, until its layout is that wide."""
+    """Set the viewport and wait until the page's layout is that wide (Chromium applies it within a frame or two)."""
     page.set_viewport_size({"width": width, "height": height})
-    for _ in range(200):  # a generous bound: Chromium applies a new size within a frame or two
-        if page.evaluate("window.innerWidth") == width:
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"the page never took the width {width}")
+    page.wait_for_function("width => window.innerWidth === width", arg=width)
 
 
 def scroll_width(page) -> int:

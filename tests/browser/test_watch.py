@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -438,11 +439,12 @@ def test_a_spectator_page_never_holds_a_secret_the_api_would_not_give_it(page, l
     def streamed_newest() -> bool:
         return any(f'"version": {version},' in text for url, text in received if "/events?" in url)
 
-    for _ in range(60):
-        if streamed_newest():
-            break
-        page.wait_for_timeout(250)
-    assert streamed_newest(), "the live records arrived over SSE"
+    # The relay runs while Playwright dispatches the page's events: wait on each finished request
+    # (the page reopens its stream every STREAM_SECONDS) until the one that carried it is in.
+    give_up = time.monotonic() + 15  # a bound that only ends a hung run
+    while not streamed_newest():
+        assert time.monotonic() < give_up, "the live records never arrived over SSE"
+        page.wait_for_event("requestfinished")
 
     forbidden = _secrets_of(live_server, match_id, ruleset)
     checked = [(f"page at step {i}", text) for i, text in enumerate(contents)]

@@ -47,6 +47,11 @@ ACKS_AFTER_RESPAWN = 40
 BOOT_TIMEOUT = 60.0
 LOAD_TIMEOUT = 300.0
 RESPAWN_TIMEOUT = 30.0
+CATCH_UP_TIMEOUT = 30.0
+# How often a poll of /proc or the server looks again, and how long a client rests after a dead
+# connection: neither decides anything, a slow machine only looks fewer times.
+POLL_PAUSE = 0.05
+RETRY_PAUSE = 0.05
 # What a client may meet while a worker dies: refused or reset connections, truncated bodies.
 TRANSPORT_ERRORS = (OSError, http.client.HTTPException, ValueError)
 
@@ -71,18 +76,41 @@ def worker_pids(master: int) -> set[int]:
 
 @dataclass
 class Ledger:
-    """Everything the clients were told succeeded."""
+    """Everything the clients were told succeeded; the test waits on `changed` for what it needs."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     matches: dict = field(default_factory=dict)       # match id → {"tokens", "created_version"}
-    acks: list = field(default_factory=list)          # (match id, [(version, kind, chain)], at)
+    acks: list = field(default_factory=list)          # (match id, [(version, kind, chain)]) in order
     failures: int = 0
     server_errors: list = field(default_factory=list)
+    changed: threading.Condition = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.changed = threading.Condition(self.lock)
 
     def note_failure(self, what: str) -> None:
         """A request that got no usable answer (expected only around the kill)."""
         with self.lock:
             self.failures += 1
+
+    def acknowledge(self, match_id: str, events: list) -> None:
+        """A command the server acknowledged with these records."""
+        with self.changed:
+            self.acks.append((match_id, events))
+            self.changed.notify_all()
+
+    def note_server_error(self, what) -> None:
+        """A 5xx answer (the test fails on any)."""
+        with self.changed:
+            self.server_errors.append(what)
+            self.changed.notify_all()
+
+    def wait_until(self, condition, timeout: float, what: str) -> None:
+        """Wake on every acknowledgement until `condition()` holds, or there is a 5xx; fail if neither
+        comes within the (generous) bound."""
+        with self.changed:
+            if not self.changed.wait_for(lambda: condition() or bool(self.server_errors), timeout):
+                pytest.fail(f"{what} did not happen within {timeout:.0f} s")
 
 
 def _client(base: str, tournament_id: str, organizer: str, ledger: Ledger, stop: threading.Event, seed: int) -> None:
@@ -97,7 +125,7 @@ def _client(base: str, tournament_id: str, organizer: str, ledger: Ledger, stop:
                 if status != 201:
                     ledger.note_failure(f"create {status}")
                     if status >= 500:
-                        ledger.server_errors.append(("create", status, match))
+                        ledger.note_server_error(("create", status, match))
                     continue
                 tokens = {}
                 for name in ("ann", "bob"):
@@ -124,24 +152,25 @@ def _client(base: str, tournament_id: str, organizer: str, ledger: Ledger, stop:
             status, result = call(base, "POST", f"/matches/{match_id}/commands", body, tokens[seat],
                                   headers={"If-Match": f'"{legal["version"]}"'}, timeout=10)
             if status == 201:
-                with ledger.lock:
-                    ledger.acks.append((match_id, [(e["version"], e["kind"], e["chain"]) for e in result["events"]],
-                                        time.monotonic()))
+                ledger.acknowledge(match_id, [(e["version"], e["kind"], e["chain"]) for e in result["events"]])
             elif status >= 500:
-                ledger.server_errors.append((body, status, result))
+                ledger.note_server_error((body, status, result))
             # 409/412: another client of this match won a race (none here) or a retry raced: go on.
         except TRANSPORT_ERRORS as exc:
             ledger.note_failure(repr(exc))
-            time.sleep(0.05)
+            # A breath before retrying a dead connection (the respawn is what it waits for, and
+            # nothing counts these): it ends at once when the load stops.
+            stop.wait(RETRY_PAUSE)
 
 
-def _wait_for(condition, timeout: float, what: str, pause: float = 0.05) -> None:
-    """Poll `condition()` until it holds; fail naming `what` if it has not within the (generous) bound."""
+def _poll(condition, timeout: float, what: str, detail=lambda: "") -> None:
+    """Poll `condition()` (state outside this process: /proc, the server) until it holds; fail naming
+    `what`, and `detail()`, if it has not within the (generous) bound."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            pytest.fail(f"{what} did not happen within {timeout:.0f} s")
-        time.sleep(pause)
+            pytest.fail(f"{what} did not happen within {timeout:.0f} s: {detail()}")
+        time.sleep(POLL_PAUSE)
 
 
 def _get(base: str, path: str, token: str | None = None) -> str:
@@ -190,8 +219,8 @@ def test_a_worker_killed_mid_load_loses_no_acknowledged_command(store, tmp_path,
         assert status == 201
         tournament_id, organizer = tournament["tournament_id"], tournament["organizer_key"]
         # Both workers forked (or the master gave up on one that failed to boot).
-        _wait_for(lambda: process.poll() is not None or len(worker_pids(process.pid)) == 2, BOOT_TIMEOUT,
-                  "two workers running")
+        _poll(lambda: process.poll() is not None or len(worker_pids(process.pid)) == 2, BOOT_TIMEOUT,
+              "two workers running")
         before = worker_pids(process.pid)
         assert process.poll() is None and len(before) == 2, \
             f"the server did not start 2 workers ({before}):\n{_log_errors(process)}"
@@ -199,31 +228,30 @@ def test_a_worker_killed_mid_load_loses_no_acknowledged_command(store, tmp_path,
                    for n in range(CLIENTS)]
         for thread in clients:
             thread.start()
-        _wait_for(lambda: len(ledger.acks) >= ACKS_BEFORE_KILL or bool(ledger.server_errors), LOAD_TIMEOUT,
-                  f"{ACKS_BEFORE_KILL} acknowledged commands before the kill")
+        ledger.wait_until(lambda: len(ledger.acks) >= ACKS_BEFORE_KILL, LOAD_TIMEOUT,
+                          f"{ACKS_BEFORE_KILL} acknowledged commands before the kill")
         assert not ledger.server_errors, f"5xx under load: {ledger.server_errors[:3]}"
         current = worker_pids(process.pid)
         assert current == before, f"workers changed before the kill ({before} → {current}):\n{_log_errors(process)}"
         victim = random.Random(backend).choice(sorted(current))
         os.kill(victim, signal.SIGKILL)
-        killed_at = time.monotonic()
-        deadline = killed_at + RESPAWN_TIMEOUT
-        while time.monotonic() < deadline:
+
+        def replaced() -> bool:
             now = worker_pids(process.pid)
-            if victim not in now and len(now) == 2:
-                break
-            time.sleep(0.1)
-        else:
-            pytest.fail(f"gunicorn did not replace worker {victim}: {worker_pids(process.pid)}\n{_log_errors(process)}")
-        respawned_at = time.monotonic()
-        _wait_for(lambda: sum(a[2] > respawned_at for a in list(ledger.acks)) >= ACKS_AFTER_RESPAWN
-                  or bool(ledger.server_errors), LOAD_TIMEOUT,
-                  f"{ACKS_AFTER_RESPAWN} acknowledged commands after the respawn")
+            return victim not in now and len(now) == 2
+
+        _poll(replaced, RESPAWN_TIMEOUT, f"gunicorn replacing worker {victim}",
+              lambda: f"{worker_pids(process.pid)}\n{_log_errors(process)}")
+        # Acknowledgements are counted from here, in the order the clients got them (no clock).
+        with ledger.lock:
+            acks_at_respawn = len(ledger.acks)
+        ledger.wait_until(lambda: len(ledger.acks) - acks_at_respawn >= ACKS_AFTER_RESPAWN, LOAD_TIMEOUT,
+                          f"{ACKS_AFTER_RESPAWN} acknowledged commands after the respawn")
         stop.set()
         for thread in clients:
             thread.join(timeout=30)
         assert not ledger.server_errors, f"5xx under load: {ledger.server_errors[:3]}"
-        after_respawn = [a for a in ledger.acks if a[2] > respawned_at]
+        after_respawn = ledger.acks[acks_at_respawn:]
         assert after_respawn, "the service took no command after the worker was replaced"
     finally:
         stop.set()
@@ -250,7 +278,7 @@ def test_a_worker_killed_mid_load_loses_no_acknowledged_command(store, tmp_path,
             assert summary["version"] == len(versions), f"{match_id}: summary at {summary['version']}, log at {len(versions)}"
             assert call(base, "GET", f"/matches/{match_id}/view")[0] == 200
             stored = {r["version"]: (r["version"], r["kind"], r["chain"]) for r in records}
-            for acked_match, events, _ in ledger.acks:
+            for acked_match, events in ledger.acks:
                 if acked_match == match_id:
                     for event in events:
                         assert stored.get(event[0]) == event, f"{match_id}: acknowledged record {event} is not stored"
@@ -268,14 +296,17 @@ def test_a_worker_killed_mid_load_loses_no_acknowledged_command(store, tmp_path,
             if cursor is None:
                 break
         assert acknowledged <= listed, f"the index misses {sorted(acknowledged - listed)[:5]}"
-        deadline = time.monotonic() + 30
-        while True:
-            status, ready = call(base, "GET", "/readyz")
+        readiness: list = []
+
+        def caught_up() -> bool:
+            readiness[:] = [call(base, "GET", "/readyz")]
+            [(status, ready)] = readiness
             if status == 200 and ready["projection_lag"] == 0:
-                break
-            assert time.monotonic() < deadline, f"the index did not catch up: {ready}"
+                return True
             call(base, "GET", "/matches?limit=1")
-            time.sleep(0.2)
+            return False
+
+        _poll(caught_up, CATCH_UP_TIMEOUT, "the index catching up", lambda: readiness)
         print(f"\n{backend}: {len(ledger.acks)} acknowledged commands ({len(after_respawn)} after the respawn), "
               f"{ledger.failures} failed requests around the kill, {len(ledger.matches)} matches, "
               f"{stored_records} records verified")

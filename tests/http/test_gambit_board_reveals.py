@@ -180,6 +180,8 @@ def _revealed_pairs(events) -> set[tuple[str, str]]:
     return shown
 
 
+# Forty random games, each move chosen by trying every legal command: the whole run checks it, `make test-fast` does not.
+@pytest.mark.slow
 def test_a_reveal_opens_only_a_lost_pieces_powers_or_a_truly_claimed_power():
     ruleset = rulesets.get("gambit-board")
     seen = 0

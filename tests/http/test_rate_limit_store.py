@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-import time
 
 import pytest
 from limits.storage import MemoryStorage
@@ -29,28 +28,59 @@ def test_the_library_still_has_the_private_hooks_the_swept_store_replaces():
     assert callable(getattr(MemoryStorage, "_MemoryStorage__expire_events", None))
 
 
+class Ticks:
+    """A monotonic clock that moves only when the test advances it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock forward."""
+        self.now += seconds
+
+
+def _timers_of(store: MemoryStorage) -> list[threading.Thread]:
+    """The live timer threads that run `store`'s expiry (the library's timers call its bound method)."""
+    return [
+        thread
+        for thread in threading.enumerate()
+        if isinstance(thread, threading.Timer) and getattr(thread.function, "__self__", None) is store
+    ]
+
+
 def test_counting_starts_no_timer_thread_per_hit():
     store = SweptMemoryStorage("memory://")
-    time.sleep(0.05)  # the constructor's one timer (the library's) has run out
-    before = threading.active_count()
+    constructors_timer = store.timer
+    # The library's store starts a new timer on a hit that finds its last one finished: finish it.
+    constructors_timer.join()
     for n in range(200):
         store.incr(f"key-{n % 7}", 60)
-    assert threading.active_count() == before
+        assert _timers_of(store) == []
+    assert store.timer is constructors_timer, "a hit scheduled a timer of its own"
     assert store.get("key-0") == 29
 
 
-def test_an_expired_count_reads_as_zero_and_is_swept(monkeypatch):
-    monkeypatch.setattr(ratelimit, "SWEEP_SECONDS", 0.0)
-    store = SweptMemoryStorage("memory://")
-    store.incr("short", 0.01)
-    store.incr("long", 60)
-    time.sleep(0.02)
-    assert store.get("short") == 0
-    store.incr("short-again", 0.01)  # a hit after SWEEP_SECONDS sweeps the expired keys
-    time.sleep(0.02)
-    store.incr("long", 60)
-    assert "short-again" not in store.storage
-    assert store.get("long") == 2
+# A count incremented with a negative expiry is one whose window has already closed, whatever the
+# library's wall clock reads; the sweep is timed by the clock the test moves.
+def test_an_expired_count_reads_as_zero_and_is_swept_at_most_once_per_sweep_interval():
+    ticks = Ticks()
+    store = SweptMemoryStorage("memory://", monotonic=ticks)
+    store.timer.join()  # the library's one timer from the constructor has swept an empty store
+    store.incr("closed", -1)
+    store.incr("open", 60)
+    assert "closed" in store.storage, "swept before SWEEP_SECONDS had passed"
+    ticks.advance(ratelimit.SWEEP_SECONDS)
+    store.incr("open", 60)  # the first hit once a sweep is due sweeps the expired keys
+    assert "closed" not in store.storage
+    store.incr("closed-again", -1)
+    ticks.advance(ratelimit.SWEEP_SECONDS / 2)
+    store.incr("open", 60)
+    assert "closed-again" in store.storage, "swept twice within SWEEP_SECONDS"
+    assert store.get("closed-again") == 0, "an expired count is read as zero, swept or not"
+    assert store.get("open") == 3
 
 
 @pytest.fixture
@@ -114,25 +144,44 @@ def test_a_limit_store_that_accepts_but_never_answers_lets_requests_through_coun
         app.extensions["gambit"].close()
 
 
-def test_limit_store_failures_are_logged_at_most_once_a_minute_and_each_one_counted(monkeypatch, caplog):
-    monkeypatch.setattr(ratelimit, "FAILURE_PAUSE_SECONDS", 0.0)
+def _failing_limiter(counted: list[None], ticks: Ticks) -> Limiter:
+    """A limiter of one request a second per address whose store refuses every connection."""
+    limits_ = Limits(Limit(1, 1), Limit(0, 0), Limit(0, 0), "redis://127.0.0.1:1/0")
+    return Limiter(limits_, on_failure=lambda: counted.append(None), monotonic=ticks)
+
+
+def test_limit_store_failures_are_logged_at_most_once_a_minute_and_each_one_counted(caplog):
     counted: list[None] = []
-    limiter = Limiter(
-        Limits(Limit(1, 1), Limit(0, 0), Limit(0, 0), "redis://127.0.0.1:1/0"), on_failure=lambda: counted.append(None)
-    )
+    ticks = Ticks()
+    limiter = _failing_limiter(counted, ticks)
     caplog.set_level(logging.WARNING, logger="gambit.ratelimit")
-    assert [limiter.wait(limiter.config.per_address, "address", "a") for _ in range(3)] == [0.0, 0.0, 0.0]
+
+    def logged() -> int:
+        return len([r for r in caplog.records if r.name == "gambit.ratelimit"])
+
+    for _ in range(3):
+        assert limiter.wait(limiter.config.per_address, "address", "a") == 0.0
+        ticks.advance(ratelimit.FAILURE_PAUSE_SECONDS)  # past the pause: the next request tries the store
     assert len(counted) == 3
-    assert len([r for r in caplog.records if r.name == "gambit.ratelimit"]) == 1
+    assert logged() == 1
+    ticks.advance(ratelimit.FAILURE_LOG_SECONDS)
+    assert limiter.wait(limiter.config.per_address, "address", "a") == 0.0
+    assert logged() == 2, "a failure a minute after the last line is logged again"
+    [_, again] = [r for r in caplog.records if r.name == "gambit.ratelimit"]
+    assert "(3 failure(s) since the last line)" in again.getMessage()
 
 
-def test_after_a_limit_store_failure_requests_skip_the_store_for_a_pause(monkeypatch):
+def test_after_a_limit_store_failure_requests_skip_the_store_for_a_pause():
     counted: list[None] = []
-    limiter = Limiter(
-        Limits(Limit(1, 1), Limit(0, 0), Limit(0, 0), "redis://127.0.0.1:1/0"), on_failure=lambda: counted.append(None)
-    )
+    ticks = Ticks()
+    limiter = _failing_limiter(counted, ticks)
+    assert limiter.wait(limiter.config.per_address, "address", "a") == 0.0
+    ticks.advance(ratelimit.FAILURE_PAUSE_SECONDS / 2)
     assert [limiter.wait(limiter.config.per_address, "address", "a") for _ in range(3)] == [0.0, 0.0, 0.0]
     assert len(counted) == 1, "the next requests within the pause did not call the store"
+    ticks.advance(ratelimit.FAILURE_PAUSE_SECONDS / 2)
+    assert limiter.wait(limiter.config.per_address, "address", "a") == 0.0
+    assert len(counted) == 2, "the first request after the pause tries the store again"
 
 
 def test_a_redis_store_gets_the_configured_timeouts_and_the_uri_query_wins():

@@ -6,6 +6,9 @@ import random
 
 from tests.support.api import auth, create_match, join_all, legal_options
 
+# A bound on waiting for the watcher's ring that only ends a hung run (it polls every 0.25 s).
+RING_SECONDS = 30
+
 
 def test_a_new_record_rings_its_matchs_followers_and_no_others(client, app):
     hub = app.extensions["gambit"].streams
@@ -15,13 +18,16 @@ def test_a_new_record_rings_its_matchs_followers_and_no_others(client, app):
     mine = hub.reserve(played["match_id"], "10.0.0.1")
     other = hub.reserve(quiet["match_id"], "10.0.0.1")
     try:
-        mine.wait(1), other.wait(1)  # the watcher's first look rings everyone once
+        # The watcher's first look rings everyone once, in one go: wait for it, so it is not
+        # taken for a ring of the record below.
+        assert mine.wait(RING_SECONDS) and other.wait(0), "the watcher's first look rings every follower"
         seat = client.get(f"/matches/{played['match_id']}").get_json()["to_act"][0]
         body = legal_options(client, played["match_id"], tokens[seat], random.Random(2))[0]
         assert client.post(f"/matches/{played['match_id']}/commands", json=body,
                            headers=auth(tokens[seat])).status_code == 201
-        assert mine.wait(10), "the follower of the played match is woken"
-        assert not other.wait(0.5), "a follower of another match sleeps on"
+        assert mine.wait(RING_SECONDS), "the follower of the played match is woken"
+        # A poll rings the followers of every match it saw in one go: the other one is not among them.
+        assert not other.wait(0), "a follower of another match sleeps on"
     finally:
         hub.release(mine)
         hub.release(other)
@@ -33,7 +39,7 @@ def test_closing_the_hub_stops_its_watcher_before_the_store_closes(client, app):
     # process with a segmentation fault (seen in a parallel test run).
     hub = app.extensions["gambit"].streams
     follower = hub.reserve(create_match(client, "gambitz")["match_id"], "10.0.0.1")
-    follower.wait(1)  # the watcher has started and looked once
+    assert follower.wait(RING_SECONDS), "the watcher has started and looked once"
     watcher = hub._watcher
     assert watcher is not None and watcher.is_alive()
     hub.release(follower)

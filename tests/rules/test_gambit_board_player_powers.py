@@ -409,6 +409,8 @@ def _accepted(game: Game, seat: str, command) -> bool:
     return True
 
 
+# A brute force over every candidate command at each kind of position: the whole run checks it, `make test-fast` does not.
+@pytest.mark.slow
 def test_player_power_commands_are_accepted_exactly_when_listed_or_offered():
     """The conformance kit's brute force (tests/conformance/test_legal_moves.py), with the variant on."""
     from tests.conformance.test_legal_moves import board_candidates
@@ -441,7 +443,11 @@ def test_player_power_commands_are_accepted_exactly_when_listed_or_offered():
     assert checked > 5000 and {"use_sensei", "use_magician", "choose_player_power", "use_witch_doctor"} <= seen
 
 
-@pytest.mark.parametrize("config", [PP, {**PP, "power_mode": "roll", "board": "bridges", "first_seat": "random"}])
+# The default board's games run long: the whole run plays them, `make test-fast` only the bridges board's.
+@pytest.mark.parametrize(
+    "config",
+    [pytest.param(PP, marks=pytest.mark.slow), {**PP, "power_mode": "roll", "board": "bridges", "first_seat": "random"}],
+)
 def test_random_play_with_player_powers_keeps_every_invariant_and_hides_what_it_must(config):
     seen = set()
     for seed in range(5):

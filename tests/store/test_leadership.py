@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 
 import pytest
 
@@ -93,6 +94,22 @@ class _Duty:
         return duty
 
 
+class _CountedContender(Leadership):
+    """A contender that counts the attempts it lost, so a test can wait for the others to have tried."""
+
+    def __init__(self, database_url: str, name: str, refused: Counter, lock: threading.Lock) -> None:
+        super().__init__(database_url)
+        self.name, self.refused, self.lock = name, refused, lock
+
+    def try_acquire(self) -> bool:
+        """Try to lead; a refusal is counted."""
+        won = super().try_acquire()
+        if not won:
+            with self.lock:
+                self.refused[self.name] += 1
+        return won
+
+
 def _wait_for(condition, what: str) -> None:
     deadline = time.monotonic() + 30
     while not condition():
@@ -102,11 +119,13 @@ def _wait_for(condition, what: str) -> None:
 
 def test_contenders_run_the_duties_in_one_leader_and_another_takes_over_when_it_stops(database_url):
     duty = _Duty()
+    refused: Counter = Counter()
+    refused_lock = threading.Lock()
     stops = {name: threading.Event() for name in ("a", "b", "c")}
     threads = {
         name: threading.Thread(
             target=lead_while,
-            args=(Leadership(database_url), stop, [duty.for_contender(name)]),
+            args=(_CountedContender(database_url, name, refused, refused_lock), stop, [duty.for_contender(name)]),
             kwargs={"retry_seconds": 0.05, "check_seconds": 0.05},
             daemon=True,
         )
@@ -116,9 +135,13 @@ def test_contenders_run_the_duties_in_one_leader_and_another_takes_over_when_it_
         thread.start()
     try:
         _wait_for(lambda: len(duty.ran_by) == 1, "no contender took the lead")
-        time.sleep(0.5)  # the others keep trying meanwhile
-        assert len(duty.ran_by) == 1 and duty.running == 1
         leader = duty.ran_by[0]
+        others = [name for name in stops if name != leader]
+        with refused_lock:
+            before = {name: refused[name] for name in others}
+        # The others keep trying while it leads: each is refused a few times more, and none leads.
+        _wait_for(lambda: all(refused[name] >= before[name] + 3 for name in others), "the others stopped trying")
+        assert len(duty.ran_by) == 1 and duty.running == 1
         stops[leader].set()
         threads[leader].join(timeout=30)
         _wait_for(lambda: len(duty.ran_by) == 2 and duty.running == 1, "nobody took over from a leader that stopped")

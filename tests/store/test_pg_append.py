@@ -42,28 +42,34 @@ def test_the_service_appends_through_the_one_statement_recorder(pg):
     assert notifies_followers(app.store.recorder)
 
 
+def _waiting_for_a_lock_on(conn, table: str) -> int:
+    """How many sessions wait for a lock on `table` that another holds."""
+    query = "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = %s::regclass"
+    return conn.execute(query, (table,)).fetchone()[0]
+
+
 def test_appends_still_wait_for_the_table_lock_so_ids_commit_in_order(pg):
     app, conn, schema = pg
     _new_match(app)  # the tables and the function exist
-    released = threading.Event()
+    table = f'"{schema}".gambit_events'
     holder = psycopg.connect(conn.info.dsn, autocommit=False)
-
-    def hold_then_release() -> None:
-        holder.execute(f'LOCK TABLE "{schema}".gambit_events IN EXCLUSIVE MODE')
-        held.set()
-        time.sleep(0.3)
-        released.set()
-        holder.commit()
-
-    held = threading.Event()
-    thread = threading.Thread(target=hold_then_release)
+    holder.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+    appended = threading.Event()
+    thread = threading.Thread(target=lambda: (_new_match(app), appended.set()), daemon=True)
     thread.start()
-    held.wait(5)
-    _new_match(app)
-    appended_after_release = released.is_set()
-    thread.join()
-    holder.close()
-    assert appended_after_release
+    try:
+        # The append is seen queued behind the lock (a generous bound only ends a hung run).
+        give_up = time.monotonic() + 30
+        while not _waiting_for_a_lock_on(conn, table):
+            assert time.monotonic() < give_up, "the append never waited for the table lock"
+            assert not appended.is_set(), "an append went past the table lock"
+            time.sleep(0.01)
+        assert not appended.is_set(), "an append went past the table lock"
+    finally:
+        holder.commit()
+        holder.close()
+    thread.join(timeout=30)
+    assert appended.is_set(), "the append did not go on once the lock was released"
 
 
 def test_an_append_notifies_followers(pg):
