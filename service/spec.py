@@ -15,6 +15,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from domain import rulesets
 from domain.config_fields import describe_fields
 from domain.json_types import schema_of
@@ -240,8 +242,6 @@ def generated_schemas(ids: list[str] | None = None) -> dict[str, dict]:
 
 
 def _dump(schemas: dict[str, dict]) -> str:
-    import yaml  # a developer's dependency: only writing the file needs it, not the service
-
     text = yaml.safe_dump(schemas, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
     return textwrap.indent(text, "    ")
 
