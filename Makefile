@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast spec lint install bytecode browser bench bench-quick bench-followers clean
+.PHONY: run test test-fast spec bench-clocks lint install bytecode browser bench bench-quick bench-followers clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ test: $(STAMP) browser
 test-fast: $(STAMP)
 	PYTHONDONTWRITEBYTECODE= GAMBIT_TEST_BACKENDS=sqlite GAMBIT_LEGAL_MOVES_SAMPLE=100 $(BIN)/python -m pytest $(PARALLEL) \
 	  -m "not browser and not postgres and not slow and not generated_clients" --ignore=tests/browser
+
+# How late the clock keeper records expiries (target: within 1 s of the deadline, never before), both stores.
+bench-clocks: $(STAMP) bytecode
+	$(BIN)/python -m bench.clock_lateness --matches 100
 
 # The generated part of api-spec/openapi.yaml, written anew from the games' declarations (service/spec.py).
 spec: $(STAMP)

