@@ -42,29 +42,28 @@ def _lateness(gambit, match_ids: list[str]) -> list[float]:
 
 def measure(backend: str, matches: int, give_up_s: float = 60.0) -> dict:
     """Create `matches` timed gambitz matches, let the keeper expire them, and summarise the lateness."""
-    with tempfile.TemporaryDirectory() as directory:
-        with store_url(backend, directory) as url:
-            gambit = build_gambit(Settings(database_url=url, data_dir=directory))
-            stop = threading.Event()
-            keeper = ClockKeeper(gambit.matches.clocks, gambit.index.store)
-            thread = threading.Thread(target=keep_clocks, args=(keeper, stop), daemon=True)
-            thread.start()
-            try:
-                ids = []
-                for _ in range(matches):
-                    match = gambit.matches.create_match("gambitz", TIMED)
-                    for seat in ("p1", "p2"):
-                        gambit.matches.join(match.match_id, f"player-{seat}", seat)
-                    ids.append(match.match_id)
-                give_up = time.monotonic() + give_up_s
+    with tempfile.TemporaryDirectory() as directory, store_url(backend, directory) as url:
+        gambit = build_gambit(Settings(database_url=url, data_dir=directory))
+        stop = threading.Event()
+        keeper = ClockKeeper(gambit.matches.clocks, gambit.index.store)
+        thread = threading.Thread(target=keep_clocks, args=(keeper, stop), daemon=True)
+        thread.start()
+        try:
+            ids = []
+            for _ in range(matches):
+                match = gambit.matches.create_match("gambitz", TIMED)
+                for seat in ("p1", "p2"):
+                    gambit.matches.join(match.match_id, f"player-{seat}", seat)
+                ids.append(match.match_id)
+            give_up = time.monotonic() + give_up_s
+            late = _lateness(gambit, ids)
+            while len(late) < matches and time.monotonic() < give_up:
+                time.sleep(0.5)
                 late = _lateness(gambit, ids)
-                while len(late) < matches and time.monotonic() < give_up:
-                    time.sleep(0.5)
-                    late = _lateness(gambit, ids)
-            finally:
-                stop.set()
-                thread.join(timeout=5)
-                gambit.close()
+        finally:
+            stop.set()
+            thread.join(timeout=5)
+            gambit.close()
     late.sort()
     return {
         "backend": backend,
