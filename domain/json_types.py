@@ -27,7 +27,7 @@ def schema_of(hint: Any) -> dict:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin is typing.Literal:
-        return {"enum": list(args)}
+        return _enum(list(args))
     if origin is typing.Union or isinstance(hint, types.UnionType):
         return _union(args)
     if origin in (typing.NotRequired, typing.Required):
@@ -53,7 +53,27 @@ def schema_of(hint: Any) -> dict:
     raise TypeError(f"no JSON Schema for {hint!r}")
 
 
+def _enum(values: list) -> dict:
+    """An enum with its JSON type named (one type, or a type and null): client generators want both."""
+    kinds = sorted({_SCALARS[type(value)] for value in values}, key=lambda kind: kind == "null")
+    if len(kinds) == 1:
+        return {"type": kinds[0], "enum": values}
+    if len(kinds) == 2 and kinds[1] == "null":
+        return {"type": kinds, "enum": values}
+    return {"enum": values}
+
+
 def _union(args: tuple) -> dict:
+    literal_values = [
+        value
+        for a in args
+        for value in (
+            typing.get_args(a) if typing.get_origin(a) is typing.Literal else (None,) if a is type(None) else ()
+        )
+    ]
+    if all(typing.get_origin(a) is typing.Literal or a is type(None) for a in args):
+        # Literals joined (and perhaps None): one enum of all their values, as one Literal would be.
+        return _enum(list(dict.fromkeys(literal_values)))
     schemas = [schema_of(a) for a in args]
     simple = [s["type"] for s in schemas if set(s) == {"type"} and isinstance(s["type"], str)]
     if len(simple) == len(schemas):
