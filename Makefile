@@ -40,12 +40,13 @@ run: $(STAMP) bytecode
 # gunicorn, so more workers than cores pay (measured on 2 cores: see README); each module runs
 # whole on one worker (--dist loadfile, tests/conftest.py). The browser tests run afterwards on
 # their own: they drive Chromium against live servers and time what the page shows, which the
-# parallel run's load on two cores made fail.
+# parallel run's load on two cores made fail. Bytecode is written even where PYTHONDONTWRITEBYTECODE
+# is set, so the workers and the servers they start do not compile every module again.
 TEST_WORKERS ?= 4
 PARALLEL := -n $(TEST_WORKERS) --dist loadfile
 test: $(STAMP) browser
-	$(BIN)/python -m pytest $(PARALLEL) --ignore=tests/browser
-	$(BIN)/python -m pytest tests/browser
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest $(PARALLEL) --ignore=tests/browser
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest tests/browser
 
 # Quick feedback while working: the service layer on SQLite, no browser, no PostgreSQL, no slow checks, no
 # generated clients (they build and run clients in Python and TypeScript) and a smaller legal-move sample;
