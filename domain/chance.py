@@ -9,11 +9,27 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from domain.records import canonical
 
 _SPAN = 2**64
+
+
+class ChanceDescriptor(TypedDict):
+    """The public descriptor of a chance result (docs/verification.md): how to re-derive it."""
+
+    draw: Literal["draw", "permutation", "roll"]
+    purpose: str
+    n: int
+
+
+class ShuffleDescriptor(TypedDict):
+    """The descriptor of a shuffle: a permutation of `n` cards drawn under `purpose`."""
+
+    draw: Literal["permutation"]
+    purpose: str
+    n: int
 
 
 @dataclass(frozen=True)

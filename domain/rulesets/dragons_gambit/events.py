@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypedDict, TypeVar
 
+from domain.chance import ShuffleDescriptor
 from domain.event_types import EventTypes, Payload, hidden
 from domain.ruleset import Event
 
@@ -70,14 +71,6 @@ class RevealedCard(TypedDict):
     face: int
     tokens: int
     value: int
-
-
-class ShuffleDescriptor(TypedDict):
-    """The `chance` of a shuffle: a permutation of `n` cards drawn under `purpose`."""
-
-    draw: Literal["permutation"]
-    purpose: str
-    n: int
 
 
 class Consequences(TypedDict):

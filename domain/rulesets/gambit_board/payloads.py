@@ -11,6 +11,7 @@ This module imports nothing of the package, so every other module may build and 
 from dataclasses import dataclass
 from typing import Literal, NotRequired, TypedDict
 
+from domain.chance import ChanceDescriptor
 from domain.event_types import Payload, hidden, optional
 
 PowerType = Literal["movement", "action"]
@@ -30,14 +31,6 @@ class RolledDice(TypedDict):
 
     movement: list[int]
     action: list[int]
-
-
-class ChanceDrawn(TypedDict):
-    """The public descriptor of a chance result (docs/verification.md)."""
-
-    draw: Literal["draw", "roll"]
-    purpose: str
-    n: int
 
 
 # A pushed stack: the square it leaves, the square it lands on, its pieces bottom to top.
@@ -104,7 +97,7 @@ class FirstSeatDrawn(Payload):
 
     seats: list[str]
     first_seat: str
-    chance: ChanceDrawn
+    chance: ChanceDescriptor
     chance_result: int
 
 
@@ -116,7 +109,7 @@ class PowerDieRolled(Payload):
     die: PowerType
     index: int
     attempt: int
-    chance: ChanceDrawn
+    chance: ChanceDescriptor
     result: int = hidden(key="chance_result")
 
 
@@ -232,7 +225,7 @@ class ReassignmentDieRolled(Payload):
     seat: str
     power_type: PowerType
     call_version: int
-    chance: ChanceDrawn
+    chance: ChanceDescriptor
     result: int = hidden(key="chance_result")
 
 
@@ -282,7 +275,7 @@ class PlayerPowerEarned(Payload):
     piece: str
     square: str
     power: PlayerPower | None
-    chance: ChanceDrawn | None = optional(None)
+    chance: ChanceDescriptor | None = optional(None)
     chance_result: int | None = optional(None)
 
 

@@ -11,19 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypedDict
 
+from domain.chance import ChanceDescriptor
 from domain.event_types import Payload, hidden, keyed, optional
 
 from .shapes import CardType, LossReason, Phase, WindowName
 
 # ----- nested parts ---------------------------------------------------------------------------
-
-
-class ChanceDrawn(TypedDict):
-    """The public descriptor of a chance result (docs/verification.md)."""
-
-    draw: str
-    purpose: str
-    n: int
 
 
 class CardFace(TypedDict):
@@ -99,7 +92,7 @@ class DeckShuffled(Payload):
     """A seat's registered deck is shuffled: the order is organizers' (instances numbered by position)."""
 
     seat: str
-    chance: ChanceDrawn
+    chance: ChanceDescriptor
     order: Sequence[int] = hidden(key="chance_result")
 
 

@@ -10,8 +10,9 @@ disagree. Only the seat whose turn it is ever acts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TypedDict, cast
+from typing import TYPE_CHECKING, Literal, cast
 
+from domain.chance import ShuffleDescriptor
 from domain.event_types import EventTypes, Payload, hidden, keyed, optional
 from domain.ruleset import Event
 
@@ -20,14 +21,6 @@ from .table import next_position
 
 if TYPE_CHECKING:
     from .shapes import GambitzState
-
-
-class ShuffleDescriptor(TypedDict):
-    """The `chance` of a shuffle: a permutation of the `n` cards of the whole deck, drawn under `purpose`."""
-
-    draw: Literal["permutation"]
-    purpose: str
-    n: int
 
 
 # --- the event kinds ---------------------------------------------------------------------------

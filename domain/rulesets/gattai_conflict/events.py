@@ -31,8 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
+from domain.chance import ShuffleDescriptor
 from domain.event_types import EventTypes, Payload, hidden
 from domain.ruleset import Event
 
@@ -108,7 +109,7 @@ class DeckShuffled(Payload):
     deck: DeckName
     reason: Literal["start", "omens_returned", "trash_reshuffled"]
     size: int
-    chance: dict[str, Any]
+    chance: ShuffleDescriptor
     chance_result: Sequence[int] = hidden()
 
 

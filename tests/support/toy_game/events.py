@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
+from domain.chance import ShuffleDescriptor
 from domain.event_types import EventTypes, Payload, hidden
 from domain.ruleset import Event
 
@@ -16,7 +17,7 @@ class DeckShuffled(Payload):
     """The deck was shuffled, in secret (organizers only)."""
 
     deck_size: int
-    chance: dict[str, Any]
+    chance: ShuffleDescriptor
     chance_result: list[int] = hidden()
 
 
