@@ -8,6 +8,9 @@ A ruleset is a module (or small package) exposing:
             `validate()` (generated from them) raises ConfigError; docs/config.md and the config
             fields `GET /rulesets/{id}` serves come from the same declarations
     COMMANDS: tuple of Command subclasses, one per command `type`
+    PHASES: Phases                                  every value of the state's `phase` with the command
+                                                    classes that phase owns (see Phases): decide refuses
+                                                    the others, and every legal command is one of them
     EVENTS: domain.event_types.EventTypes           every event kind, a frozen dataclass of its public
                                                     and secret fields (events.py)
     FOLDS: domain.event_types.Folds                 one fold per event type; `evolve` is FOLDS.fold (state.py)
@@ -62,7 +65,7 @@ the seat's wait or move the game towards its end, so expiries cannot repeat fore
 
 Every ruleset lives in `domain/rulesets/<game>/` with one layout (tests/conformance/test_layout.py
 keeps it): `config.py` (Config, seat_names, join_options), `shapes.py` (the state's TypedDict),
-`commands.py` (COMMANDS), `events.py` (EVENTS, the typed payload of each event kind; derived_secret,
+`commands.py` (COMMANDS, PHASES), `events.py` (EVENTS, the typed payload of each event kind; derived_secret,
 derived_public), `state.py` (initial_state, FOLDS, evolve),
 `rules.py` (setup, decide and its named checks, outcome, time_out), `legal.py` (legal_commands, legal_choices,
 to_act, may_act), `view.py` (VIEWS, view, catalogue), `readjudicate.py` (readjudicate); a large game splits
@@ -82,7 +85,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 import typing
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from domain.choices import Choice
@@ -99,6 +104,7 @@ if TYPE_CHECKING:
 State = dict
 GameState = TypeVar("GameState")
 GameConfig_contra = TypeVar("GameConfig_contra", contravariant=True)
+Handler = TypeVar("Handler")
 
 
 class RuleViolation(Exception):
@@ -141,6 +147,85 @@ class Command:
         return out
 
 
+# ----- commands per phase -------------------------------------------------------------------------
+
+
+class Phases(Mapping[str, tuple[type[Command], ...]]):
+    """Each phase of a game's state with the command classes it owns, in the declared order.
+
+    Each game declares in its commands.py, once,
+
+        PHASES = Phases({"setup": (), "play": (PlayCard, PassTurn, RedrawHand), "over": ()})
+
+    every value its state's `phase` takes (the `phase` Literal of shapes.py), each with the command
+    classes the rules allow in that phase at some moment of it. A phase owns its commands the way a
+    boardgame.io phase owns its moves: a command of a type its phase does not own is refused by
+    `decide` (with the game's own rule code), and every command `legal_commands` lists or
+    `legal_choices` offers is of a type the current phase owns. Which of them is open at a given
+    moment of the phase (whose turn, what is pending) is still the game's checks. A phase in which
+    nothing can be done (the deal, the end) owns no command.
+
+    The conformance kit (tests/conformance/test_phases.py) holds every game to its declaration at
+    every step of random playouts; `GET /rulesets/{id}` serves it as `phases` and the spec's
+    `<Ruleset>Phases` schemas are generated from it.
+    """
+
+    def __init__(self, phases: Mapping[str, tuple[type[Command], ...]]) -> None:
+        for phase, classes in phases.items():
+            strays = [cls for cls in classes if not (isinstance(cls, type) and issubclass(cls, Command))]
+            if strays:
+                raise TypeError(f"phase {phase!r} owns what is no command class: {strays}")
+            if len(set(classes)) != len(classes):
+                raise ValueError(f"phase {phase!r} names a command twice")
+        self._phases: Mapping[str, tuple[type[Command], ...]] = MappingProxyType(
+            {phase: tuple(classes) for phase, classes in phases.items()}
+        )
+
+    def __getitem__(self, phase: str) -> tuple[type[Command], ...]:
+        return self._phases[phase]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._phases)
+
+    def __len__(self) -> int:
+        return len(self._phases)
+
+    def __repr__(self) -> str:
+        return f"Phases({ {phase: [cls.__name__ for cls in classes] for phase, classes in self._phases.items()} })"
+
+    def admits(self, phase: str, command: Command | type[Command]) -> bool:
+        """Whether `phase` owns the command's type (False for a phase the game does not declare)."""
+        cls = command if isinstance(command, type) else type(command)
+        return cls in self._phases.get(phase, ())
+
+    def check(self, phase: str, command: Command) -> None:
+        """Refuse (`not_now`) a command whose type the phase does not own: for a game whose decide says so itself."""
+        if not self.admits(phase, command):
+            raise RuleViolation("not_now", f"{command.type} is not possible in the {phase} phase")
+
+    def phases_of(self, cls: type[Command]) -> list[str]:
+        """The phases that own a command class, in the declared order."""
+        return [phase for phase, classes in self._phases.items() if cls in classes]
+
+    def commands(self) -> list[type[Command]]:
+        """Every command class some phase owns, each once, in the order first declared."""
+        return list(dict.fromkeys(cls for classes in self._phases.values() for cls in classes))
+
+    def types(self) -> dict[str, list[str]]:
+        """Each phase with the `type`s of its commands, sorted: what `GET /rulesets/{id}` serves."""
+        return {phase: sorted(cls.type for cls in classes) for phase, classes in self._phases.items()}
+
+    def keyed(self, handlers: Mapping[type[Command], Handler]) -> dict[tuple[str, str], Handler]:
+        """A table of (phase, command type) → the handler of the command's class, for a decide that dispatches
+        on both; every owned class must have its handler and every handler's class a phase."""
+        owned = self.commands()
+        unowned = [cls.__name__ for cls in handlers if cls not in owned]
+        unhandled = [cls.__name__ for cls in owned if cls not in handlers]
+        if unowned or unhandled:
+            raise ValueError(f"handlers without a phase: {unowned}; commands without a handler: {unhandled}")
+        return {(phase, cls.type): handlers[cls] for phase, classes in self._phases.items() for cls in classes}
+
+
 class Ruleset(Protocol[GameState, GameConfig_contra]):
     """The module surface every ruleset provides (see the module docstring), over its own state type."""
 
@@ -152,6 +237,8 @@ class Ruleset(Protocol[GameState, GameConfig_contra]):
     def Config(self) -> type: ...
     @property
     def COMMANDS(self) -> tuple[type[Command], ...]: ...
+    @property
+    def PHASES(self) -> Phases: ...
     @property
     def EVENTS(self) -> EventTypes: ...
     @property
@@ -326,6 +413,7 @@ __all__ = [
     "Event",
     "GameConfig_contra",
     "GameState",
+    "Phases",
     "RuleViolation",
     "Ruleset",
     "State",

@@ -31,6 +31,7 @@ from __future__ import annotations
 from .cards import ABILITIES, CARD_IDS, FACE
 from .commands import (
     COMMANDS,
+    PHASES,
     AddToken,
     BlindSwap,
     CallFinalGambit,
@@ -55,6 +56,7 @@ __all__ = [
     "ABILITIES",
     "CARD_IDS",
     "COMMANDS",
+    "PHASES",
     "EVENTS",
     "EVENT_KINDS",
     "FACE",

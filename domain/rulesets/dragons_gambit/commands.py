@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.ruleset import Command
+from domain.ruleset import Command, Phases
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,19 @@ COMMANDS: tuple[type[Command], ...] = (
     SkipAbility,
     TakeDiscard,
     CallFinalGambit,
+)
+
+# A round opens with the initial peek (waited for only with `initial_peek: choose`); every other
+# command is a turn's: draw, take from the discard or call Final Gambit, then resolve the drawn
+# card and its ability. Nothing is done while a round is dealt or scored, or after the end.
+PHASES = Phases(
+    {
+        "dealing": (),
+        "peek": (PeekCards,),
+        "turn": tuple(cls for cls in COMMANDS if cls is not PeekCards),
+        "scoring": (),
+        "over": (),
+    }
 )
 
 # The commands that use an ability, and which of them answers which face.

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from .commands import (
     COMMANDS,
+    PHASES,
     Accept,
     AssignPowers,
     CallBluff,
@@ -70,6 +71,7 @@ RULESET_ID = "gambit-board"
 
 __all__ = [
     "COMMANDS",
+    "PHASES",
     "EVENTS",
     "FOLDS",
     "RULESET_ID",

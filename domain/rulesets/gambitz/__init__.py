@@ -61,7 +61,7 @@ catalogue), readjudicate.
 from __future__ import annotations
 
 from .cards import CARDS, DEFAULT_SCORING, STACK_RANKS
-from .commands import COMMANDS, PassTurn, PlayCard, RedrawHand
+from .commands import COMMANDS, PHASES, PassTurn, PlayCard, RedrawHand
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
@@ -76,6 +76,7 @@ RULESET_ID = "gambitz"
 __all__ = [
     "CARDS",
     "COMMANDS",
+    "PHASES",
     "DEFAULT_SCORING",
     "EVENTS",
     "FOLDS",

@@ -53,6 +53,7 @@ from __future__ import annotations
 from .cards import ALL_CARDS
 from .commands import (
     COMMANDS,
+    PHASES,
     AnswerQuestion,
     Assist,
     Block,
@@ -87,6 +88,7 @@ from .view import VIEWS, catalogue, view
 __all__ = [
     "ALL_CARDS",
     "COMMANDS",
+    "PHASES",
     "EVENTS",
     "FOLDS",
     "RULESET_ID",

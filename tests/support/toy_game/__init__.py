@@ -15,7 +15,7 @@ state (initial_state, the folds), rules (setup, decide and its checks, outcome, 
 
 from __future__ import annotations
 
-from .commands import COMMANDS, HoldCard, SwapCard
+from .commands import COMMANDS, PHASES, HoldCard, SwapCard
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
@@ -28,6 +28,7 @@ RULESET_ID = "toy-game"
 
 __all__ = [
     "COMMANDS",
+    "PHASES",
     "EVENTS",
     "FOLDS",
     "RULESET_ID",

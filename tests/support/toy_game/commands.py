@@ -1,11 +1,11 @@
-"""The two commands of Toy Swap: keep the card, or trade it for the top of the deck."""
+"""The two commands of Toy Swap, keep the card or trade it for the top of the deck, and the phase they belong to."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.ruleset import Command
+from domain.ruleset import Command, Phases
 
 
 @dataclass(frozen=True)
@@ -23,3 +23,6 @@ class SwapCard(Command):
 
 
 COMMANDS = (HoldCard, SwapCard)
+
+# Both are taken in play, each seat on its turn; nothing while the cards are dealt or once they are shown.
+PHASES = Phases({"deal": (), "play": (HoldCard, SwapCard), "over": ()})
