@@ -71,9 +71,9 @@ RULESET_ID = "gambit-board"
 
 __all__ = [
     "COMMANDS",
-    "PHASES",
     "EVENTS",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "VIEWS",
     "Accept",

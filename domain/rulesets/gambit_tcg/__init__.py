@@ -38,7 +38,18 @@ playing cards) · traps.py (set, activate) · combat.py.
 
 from __future__ import annotations
 
-from .commands import COMMANDS, PHASES, ActivateTrap, AssignBlockers, DeclareAttack, EndPhase, Energize, Pass, PlayCard, SetCard
+from .commands import (
+    COMMANDS,
+    PHASES,
+    ActivateTrap,
+    AssignBlockers,
+    DeclareAttack,
+    EndPhase,
+    Energize,
+    Pass,
+    PlayCard,
+    SetCard,
+)
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
@@ -51,9 +62,9 @@ RULESET_ID = "gambit-tcg"
 
 __all__ = [
     "COMMANDS",
-    "PHASES",
     "EVENTS",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "VIEWS",
     "ActivateTrap",

@@ -76,10 +76,10 @@ RULESET_ID = "gambitz"
 __all__ = [
     "CARDS",
     "COMMANDS",
-    "PHASES",
     "DEFAULT_SCORING",
     "EVENTS",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "STACK_RANKS",
     "VIEWS",

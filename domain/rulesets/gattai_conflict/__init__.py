@@ -88,9 +88,9 @@ from .view import VIEWS, catalogue, view
 __all__ = [
     "ALL_CARDS",
     "COMMANDS",
-    "PHASES",
     "EVENTS",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "VIEWS",
     "AnswerQuestion",

@@ -28,9 +28,9 @@ RULESET_ID = "toy-game"
 
 __all__ = [
     "COMMANDS",
-    "PHASES",
     "EVENTS",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "VIEWS",
     "Config",
