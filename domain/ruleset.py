@@ -36,7 +36,9 @@ A ruleset is a module (or small package) exposing:
     derived_public(state, event) -> dict | None     what the state fixes of this event's public part
     readjudicate(state, event) -> dict              the verdict the rules give for a recorded ruling
     time_out(state, seat, chance) -> list[Event]    what a seat whose time ran out suffers (see below)
-    catalogue() -> dict | None                      static public game data (card pool, powers) for clients
+    CATALOGUE: type | None                          the TypedDict `catalogue()` returns (view.py), None for a
+                                                    game without one; the spec's `<Game>Catalogue` comes from it
+    catalogue() -> CATALOGUE | None                 static public game data (card pool, powers) for clients
 
 `derived_secret` is how the verifier binds hidden state to chance: given the state just before
 an event (as replayed), it returns the part of the event's secret that follows from the state
@@ -68,8 +70,8 @@ keeps it): `config.py` (Config, seat_names, join_options), `shapes.py` (the stat
 `commands.py` (COMMANDS, PHASES), `events.py` (EVENTS, the typed payload of each event kind; derived_secret,
 derived_public), `state.py` (initial_state, FOLDS, evolve),
 `rules.py` (setup, decide and its named checks, outcome, time_out), `legal.py` (legal_commands, legal_choices,
-to_act, may_act), `view.py` (VIEWS, view, catalogue), `readjudicate.py` (readjudicate); a large game splits
-further beside these. Decide's scratch pad and state copying are `domain.decision`.
+to_act, may_act), `view.py` (VIEWS, view, CATALOGUE, catalogue), `readjudicate.py` (readjudicate); a
+large game splits further beside these. Decide's scratch pad and state copying are `domain.decision`.
 
 The chance source also carries `version`: the version the first event of the decision will
 be recorded at, for a ruling that must name its own record.
@@ -245,6 +247,8 @@ class Ruleset(Protocol[GameState, GameConfig_contra]):
     def FOLDS(self) -> Folds[GameState]: ...
     @property
     def VIEWS(self) -> ViewTypes: ...
+    @property
+    def CATALOGUE(self) -> type | None: ...
 
     def seat_names(self, config: GameConfig_contra) -> list[str]: ...
     def join_options(self, config: GameConfig_contra, seat: str, raw: dict) -> dict: ...
@@ -264,7 +268,7 @@ class Ruleset(Protocol[GameState, GameConfig_contra]):
     def derived_public(self, state: GameState, event: Event) -> dict | None: ...
     def readjudicate(self, state: GameState, event: Event) -> dict: ...
     def time_out(self, state: GameState, seat: str, chance: Chance) -> list[Event]: ...
-    def catalogue(self) -> dict | None: ...
+    def catalogue(self) -> Mapping[str, object] | None: ...
 
 
 def no_join_options(raw: dict) -> dict:

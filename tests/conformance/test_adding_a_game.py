@@ -55,6 +55,7 @@ def test_the_toy_records_and_shows_exactly_what_it_declares(toy):
     test_declared_types.test_every_declared_event_kind_is_folded_or_declared_unchanged(TOY)
     test_declared_types.test_a_record_parses_into_its_payload_type_and_back_unchanged(TOY)
     test_declared_types.test_every_view_fits_the_type_declared_for_its_viewer(TOY)
+    test_declared_types.test_the_catalogue_fits_the_type_declared_for_it(TOY)
 
 
 def test_the_toys_phases_own_its_commands_and_its_rules_keep_to_them(toy):

@@ -32,7 +32,7 @@ ROLES = {
     "state": ["initial_state", "evolve", "FOLDS"],
     "rules": ["setup", "decide", "outcome", "time_out"],
     "legal": ["legal_commands", "legal_choices", "to_act", "may_act"],
-    "view": ["VIEWS", "view", "catalogue"],
+    "view": ["VIEWS", "CATALOGUE", "view", "catalogue"],
     "readjudicate": ["readjudicate"],
 }
 

@@ -50,11 +50,12 @@ from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
-from .view import VIEWS, catalogue, view
+from .view import CATALOGUE, VIEWS, catalogue, view
 
 __all__ = [
     "ABILITIES",
     "CARD_IDS",
+    "CATALOGUE",
     "COMMANDS",
     "EVENTS",
     "EVENT_KINDS",

@@ -65,11 +65,12 @@ from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
-from .view import VIEWS, catalogue, view
+from .view import CATALOGUE, VIEWS, catalogue, view
 
 RULESET_ID = "gambit-board"
 
 __all__ = [
+    "CATALOGUE",
     "COMMANDS",
     "EVENTS",
     "FOLDS",

@@ -69,12 +69,13 @@ from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .shapes import GambitzState
 from .state import FOLDS, evolve, initial_state
-from .view import VIEWS, catalogue, view
+from .view import CATALOGUE, VIEWS, catalogue, view
 
 RULESET_ID = "gambitz"
 
 __all__ = [
     "CARDS",
+    "CATALOGUE",
     "COMMANDS",
     "DEFAULT_SCORING",
     "EVENTS",

@@ -83,10 +83,11 @@ from .legal import legal_choices, legal_commands, may_act, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
-from .view import VIEWS, catalogue, view
+from .view import CATALOGUE, VIEWS, catalogue, view
 
 __all__ = [
     "ALL_CARDS",
+    "CATALOGUE",
     "COMMANDS",
     "EVENTS",
     "FOLDS",
