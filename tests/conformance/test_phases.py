@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import types
 import typing
 from dataclasses import dataclass
 from functools import cache
@@ -38,9 +39,7 @@ MAX_STEPS = 5000
 
 def literal_values(hint: Any) -> list[str]:
     """The strings a Literal (or a union of Literals, nested or not) admits, in order."""
-    if typing.get_origin(hint) is typing.Literal:
-        return [value for arg in typing.get_args(hint) for value in literal_values(arg)]
-    if typing.get_origin(hint) is typing.Union or isinstance(hint, type(int | str)):
+    if typing.get_origin(hint) in (typing.Literal, typing.Union) or isinstance(hint, types.UnionType):
         return [value for arg in typing.get_args(hint) for value in literal_values(arg)]
     return [hint] if isinstance(hint, str) else []
 
