@@ -50,7 +50,8 @@ export function assignForm(choices, labeller, onPlay) {
     return button;
   });
   const valueButtons = new Map();
-  const rows = partValues.map((values, i) => el("div", { class: "play-assign-values", "data-part": String(i) },
+  const sizes = partValues.map((_, i) => Math.min(...choices.map((c) => (pairing(c)[1].pairs[i] || { values: [] }).values.length)));
+  const rows = partValues.map((values, i) => el("div", { class: "play-assign-values", "data-part": String(i), "data-size": String(sizes[i]) },
     el("span", { class: "hint" }, `${labeller.groupName(values) || `group ${i + 1}`}:`),
     values.map((value) => {
       const button = el("button", { type: "button", class: "play-assign-value", "data-power": value, "aria-pressed": "false" });
