@@ -58,7 +58,7 @@ function knownPowers(state, piece) {
   const entry = (state.pieces || {})[piece] || {};
   if (entry.powers) {
     const held = [entry.powers.movement, entry.powers.action].filter(Boolean);
-    return { known: true, powers: held };
+    return { known: true, held: true, powers: held };
   }
   const revealed = new Set();
   let whole = false;
@@ -67,7 +67,7 @@ function knownPowers(state, piece) {
     for (const p of item.powers || []) revealed.add(p);
     if (item.reason === "lost") whole = true;
   }
-  return { known: whole, powers: [...revealed] };
+  return { known: whole, held: false, powers: [...revealed] };
 }
 
 // A power's name, with a short form that phones show in a small square.
@@ -88,7 +88,7 @@ function pieceWords(state, piece) {
 function pieceToken(state, piece, { small = false, spoken = true } = {}) {
   const entry = (state.pieces || {})[piece] || {};
   const seatIndex = entry.seat === "north" ? 1 : 0;
-  const { known, powers } = knownPowers(state, piece);
+  const { known, held, powers } = knownPowers(state, piece);
   const token = el("div", {
     class: `piece seat-${seatIndex}${small ? " small" : ""}${known ? " known" : ""}`,
     "data-piece": piece, title: `${piece} (${entry.seat || "?"})${known ? "" : " — powers hidden"}`,
@@ -98,7 +98,7 @@ function pieceToken(state, piece, { small = false, spoken = true } = {}) {
     const list = el("span", { class: "powers" });
     if (powers.length === 0) list.append(el("span", { class: known ? "power none" : "power hidden" }, known ? "no power" : "?"));
     for (const power of powers) {
-      list.append(el("span", { class: `power ${known ? "held" : "revealed"}`, title: known ? "held" : "revealed" },
+      list.append(el("span", { class: `power ${held ? "held" : "revealed"}`, title: held ? "held" : "revealed" },
         powerName(power)));
     }
     token.append(list);
