@@ -39,8 +39,14 @@ def install_axe() -> Path:
         if not script.exists():
             manifest = {"name": "gambit-axe", "private": True, "dependencies": {"axe-core": AXE_VERSION}}
             (directory / "package.json").write_text(json.dumps(manifest, indent=2))
-            ran = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=directory,
-                                 capture_output=True, text=True, timeout=600, check=False)
+            ran = subprocess.run(
+                [npm, "install", "--no-audit", "--no-fund", "--ignore-scripts"],
+                cwd=directory,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
             assert ran.returncode == 0, f"npm install axe-core failed:\n{ran.stdout}\n{ran.stderr}"
     assert script.exists(), "axe-core installed without axe.min.js"
     return script

@@ -66,8 +66,10 @@ def tabs(browser):
 def panel(tab) -> dict:
     """The play panel's state attributes."""
     return tab.eval_on_selector(
-        PANEL, "p => ({state: p.dataset.state, version: p.dataset.version, posted: Number(p.dataset.posted || 0),"
-               " last: p.dataset.last, seat: p.dataset.seat})")
+        PANEL,
+        "p => ({state: p.dataset.state, version: p.dataset.version, posted: Number(p.dataset.posted || 0),"
+        " last: p.dataset.last, seat: p.dataset.seat})",
+    )
 
 
 def open_page(tab, server, match_id: str, token: str | None = None) -> None:
@@ -86,13 +88,16 @@ def caught_up(tab, server, match_id: str) -> None:
         tab.wait_for_function(
             "v => { const p = document.querySelector('[data-testid=play-panel]');"
             " return p.dataset.state === 'finished' || (Number(p.dataset.version) === v"
-            " && ['ready', 'waiting'].includes(p.dataset.state)); }", arg=version)
+            " && ['ready', 'waiting'].includes(p.dataset.state)); }",
+            arg=version,
+        )
 
 
 def wait_posted(tab, before: int) -> dict:
     """Wait for the answer to the move the page sent; returns the panel state."""
     tab.wait_for_function(
-        "n => Number(document.querySelector('[data-testid=play-panel]').dataset.posted || 0) > n", arg=before)
+        "n => Number(document.querySelector('[data-testid=play-panel]').dataset.posted || 0) > n", arg=before
+    )
     return panel(tab)
 
 
@@ -183,8 +188,12 @@ def assign_by_clicks(tab, server, match_id: str, token: str, rng: random.Random)
 
 def claim_buttons(tab) -> list[dict]:
     """The moves offered for a picked piece and square (one button per distinct claim)."""
-    return [json.loads(b) for b in tab.locator("[data-testid=picked-moves] [data-testid=legal-command]").evaluate_all(
-        "bs => bs.map(b => b.dataset.body)")]
+    return [
+        json.loads(b)
+        for b in tab.locator("[data-testid=picked-moves] [data-testid=legal-command]").evaluate_all(
+            "bs => bs.map(b => b.dataset.body)"
+        )
+    ]
 
 
 def pick_move(server, match_id: str, token: str, rng: random.Random) -> tuple[dict, list[dict]]:
@@ -210,7 +219,8 @@ def move_by_mouse(tab, server, match_id: str, token: str, rng: random.Random) ->
     assert sorted(map(move_key, offered)) == sorted(map(move_key, distinct)), "each distinct move once"
     before = panel(tab)["posted"]
     tab.locator("[data-testid=picked-moves] [data-testid=legal-command]").nth(
-        [move_key(b) for b in offered].index(move_key(body))).click()
+        [move_key(b) for b in offered].index(move_key(body))
+    ).click()
     assert wait_posted(tab, before)["last"] == "ok"
     return body
 
@@ -242,7 +252,8 @@ def move_by_keyboard(tab, server, match_id: str, token: str, rng: random.Random)
     tab.keyboard.press("Enter")
     offered = claim_buttons(tab)
     button = tab.locator("[data-testid=picked-moves] [data-testid=legal-command]").nth(
-        [move_key(b) for b in offered].index(move_key(body)))
+        [move_key(b) for b in offered].index(move_key(body))
+    )
     before = panel(tab)["posted"]
     button.focus()
     tab.keyboard.press("Enter")
@@ -260,7 +271,9 @@ def until_seat_moves(server, match_id: str, tokens: dict, seat: str, rng: random
         view = client.get(f"/matches/{match_id}/view").get_json()
         assert view["status"] == "active", "the match ended before the seat moved again"
         actor = rng.choice(sorted(view["to_act"]))
-        options = [o for o in legal_options(client, match_id, tokens[actor], rng) if o["type"] not in ("resign", "call_bluff")]
+        options = [
+            o for o in legal_options(client, match_id, tokens[actor], rng) if o["type"] not in ("resign", "call_bluff")
+        ]
         response = client.post(f"/matches/{match_id}/commands", json=rng.choice(options), headers=auth(tokens[actor]))
         assert response.status_code == 201, response.get_json()
     raise AssertionError(f"{seat} never got to move")
@@ -310,7 +323,10 @@ def test_two_seats_and_a_spectator_at_1400_and_on_phones(tabs, live_server, axe,
 
     # Mid-game: every page passes at every width; a seat with moves has them in the bar on a phone.
     to_act = client.get(f"/matches/{match_id}").get_json()["to_act"]
-    for name, tab in [(f"{ruleset}-spectator", spectator), *[(f"{ruleset}-{seat}", tab) for seat, tab in pages.items()]]:
+    for name, tab in [
+        (f"{ruleset}-spectator", spectator),
+        *[(f"{ruleset}-{seat}", tab) for seat, tab in pages.items()],
+    ]:
         caught_up(tab, live_server, match_id)
         for width in (1400, *PHONES):
             check_page(tab, axe, name, width)
@@ -321,7 +337,9 @@ def test_two_seats_and_a_spectator_at_1400_and_on_phones(tabs, live_server, axe,
     # A move sent from the bar on a phone.
     acting.set_viewport_size({"width": 390, "height": 844})
     buttons = acting.locator(".play-bar [data-testid=legal-command]:visible")
-    calm = [i for i, kind in enumerate(buttons.evaluate_all("bs => bs.map(b => b.dataset.type)")) if kind not in GIVING_UP]
+    calm = [
+        i for i, kind in enumerate(buttons.evaluate_all("bs => bs.map(b => b.dataset.type)")) if kind not in GIVING_UP
+    ]
     if calm:
         before = panel(acting)["posted"]
         buttons.nth(rng.choice(calm)).click()
