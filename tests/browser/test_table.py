@@ -17,7 +17,7 @@ import random
 import pytest
 
 from domain import rulesets
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import ARTIFACTS, screenshot
 from tests.browser.page_checks import (
     action_bar_box,
     axe_violations,
@@ -118,6 +118,8 @@ def check_action_bar(tab, name: str, width: int) -> None:
     tab.set_viewport_size({"width": width, "height": 844})
     tab.evaluate("() => window.scrollTo(0, 0)")
     bar = action_bar_box(tab)
+    ARTIFACTS.mkdir(exist_ok=True)
+    tab.screenshot(path=str(ARTIFACTS / f"table-{name}-{width}-screen.png"))
     assert bar is not None, f"{name}: no action bar at {width}px"
     assert bar["position"] == "fixed", f"{name}: the action bar is not pinned at {width}px ({bar['position']})"
     assert bar["moves"] >= 1, f"{name}: the action bar holds no move"
