@@ -284,13 +284,17 @@ def until_seat_moves(server, match_id: str, tokens: dict, seat: str, rng: random
 # ----- the tests -------------------------------------------------------------------------------------
 
 
-def test_the_match_list_passes_axe_and_fits_a_phone(tabs, live_server, axe):
+def test_the_match_list_and_the_not_found_page_pass_axe_and_fit_a_phone(tabs, live_server, axe):
     tab = tabs[0]
     create_match(live_server.client, "gambitz", {})
     tab.goto(live_server.url + "/")
     tab.wait_for_selector("#recent-matches tr[data-match], #live-matches tr[data-match]")
     for width in (1400, *PHONES):
         check_page(tab, axe, "index", width)
+    tab.set_viewport_size({"width": 1400, "height": 1000})
+    assert tab.goto(live_server.url + "/watch/no-such-match").status == 404
+    for width in (1400, *PHONES):
+        check_page(tab, axe, "not-found", width)
     assert not tab.errors, tab.errors
 
 
