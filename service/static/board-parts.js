@@ -2,6 +2,14 @@
 
 import { el, plural, scalar, words } from "./dom.js";
 
+// The places of a dragons-gambit grid: slots 0 and 1 are the far row, 2 and 3 the near row.
+const SLOT_NAMES = ["far left", "far right", "near left", "near right"];
+
+/** A dragons-gambit slot by its place in the grid ("near left"); an unknown slot by its number. */
+export function slotName(slot) {
+  return SLOT_NAMES[slot] || `slot ${slot}`;
+}
+
 // A labelled list of facts: [["label", value], ...]; an undefined value leaves its row out.
 export function facts(pairs) {
   const list = el("dl", { class: "facts" });

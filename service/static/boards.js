@@ -4,7 +4,7 @@
 // `data-board="<ruleset>"`, and a finished view opens with its outcome instead of a turn.
 
 import { gattaiBoard } from "./board-gattai.js";
-import { cardBack, cards, facts, isFinished, outcomeBanner, seatChip, seatTag } from "./board-parts.js";
+import { cardBack, cards, facts, isFinished, outcomeBanner, seatChip, seatTag, slotName } from "./board-parts.js";
 import { tcgBoard } from "./board-tcg.js";
 import { el, scalar, tree } from "./dom.js";
 
@@ -52,35 +52,54 @@ const POWER_SHORT = {
   moat: "moat", sitting: "sitting", kamikaze: "kamikaze", detective: "detective",
 };
 
-// What is known of a piece's powers in this view: held powers, or powers revealed so far.
+// What is known of a piece's powers in this view: held powers, powers revealed so far, or all of a
+// lost piece's powers (losing a piece reveals them to everyone, even when it held none).
 function knownPowers(state, piece) {
   const entry = (state.pieces || {})[piece] || {};
   if (entry.powers) {
     const held = [entry.powers.movement, entry.powers.action].filter(Boolean);
-    return { known: true, powers: held };
+    return { known: true, held: true, powers: held };
   }
   const revealed = new Set();
+  let whole = false;
   for (const item of state.revealed || []) {
-    if (item.piece === piece) for (const p of item.powers || []) revealed.add(p);
+    if (item.piece !== piece) continue;
+    for (const p of item.powers || []) revealed.add(p);
+    if (item.reason === "lost") whole = true;
   }
-  return { known: false, powers: [...revealed] };
+  return { known: whole, held: false, powers: [...revealed] };
+}
+
+// A power's name, with a short form that phones show in a small square.
+function powerName(power) {
+  const name = POWER_SHORT[power] || power;
+  return [el("span", { class: "long" }, name), el("span", { class: "short", "aria-hidden": "true" }, name.slice(0, 4))];
+}
+
+// A piece in words for a screen reader: "S4 (south): diagonal, moat".
+function pieceWords(state, piece) {
+  const entry = (state.pieces || {})[piece] || {};
+  const { known, powers } = knownPowers(state, piece);
+  const said = powers.length ? `${powers.join(", ")}${known ? "" : " revealed, the rest hidden"}` : known ? "no power" : "powers hidden";
+  return `${piece} (${entry.seat || "?"}): ${said}`;
 }
 
 // One piece as a token: id, seat colour, known or revealed powers, "?" when hidden.
-function pieceToken(state, piece, { small = false } = {}) {
+function pieceToken(state, piece, { small = false, spoken = true } = {}) {
   const entry = (state.pieces || {})[piece] || {};
   const seatIndex = entry.seat === "north" ? 1 : 0;
-  const { known, powers } = knownPowers(state, piece);
+  const { known, held, powers } = knownPowers(state, piece);
   const token = el("div", {
     class: `piece seat-${seatIndex}${small ? " small" : ""}${known ? " known" : ""}`,
     "data-piece": piece, title: `${piece} (${entry.seat || "?"})${known ? "" : " — powers hidden"}`,
+    "aria-hidden": spoken ? null : "true",
   }, el("span", { class: "piece-id" }, piece));
   if (!small) {
     const list = el("span", { class: "powers" });
     if (powers.length === 0) list.append(el("span", { class: known ? "power none" : "power hidden" }, known ? "no power" : "?"));
     for (const power of powers) {
-      list.append(el("span", { class: `power ${known ? "held" : "revealed"}`, title: known ? "held" : "revealed" },
-        POWER_SHORT[power] || power));
+      list.append(el("span", { class: `power ${held ? "held" : "revealed"}`, title: held ? "held" : "revealed" },
+        powerName(power)));
     }
     token.append(list);
   }
@@ -95,10 +114,10 @@ function gambitBoard(state, view) {
   const forbidden = new Set(finished ? [] : ((state.turn || {}).forbidden_squares) || []);
   const lastClaim = (state.claims || []).at(-1);
   const grid = el("div", { class: "gb-grid", role: "grid", "aria-label": "6 by 6 board" });
-  grid.append(el("div", { class: "gb-corner" }));
-  for (const c of columns) grid.append(el("div", { class: "gb-label" }, c));
+  grid.append(el("div", { class: "gb-row", role: "row" }, el("div", { class: "gb-corner", role: "columnheader" }),
+    [...columns].map((c) => el("div", { class: "gb-label", role: "columnheader" }, c))));
   for (let row = 6; row >= 1; row -= 1) {
-    grid.append(el("div", { class: "gb-label" }, String(row)));
+    const line = el("div", { class: "gb-row", role: "row" }, el("div", { class: "gb-label", role: "rowheader" }, String(row)));
     for (let col = 0; col < 6; col += 1) {
       const square = `${columns[col]}${row}`;
       const stack = (state.board || {})[square] || [];
@@ -107,18 +126,23 @@ function gambitBoard(state, view) {
       if (forbidden.has(square)) classes.push("forbidden");
       if (lastClaim && lastClaim.to === square) classes.push("last-to");
       if (lastClaim && lastClaim.from === square) classes.push("last-from");
+      // What a screen reader says for the square; the drawn pieces repeat it and are hidden from it.
+      const said = [impassable.has(square) ? "impassable" : "", forbidden.has(square) ? "forbidden this turn" : "",
+        stack.length ? stack.slice().reverse().map((p) => pieceWords(state, p)).join(" on top of ") : "empty"].filter(Boolean).join(", ");
       const cell = el("div", { class: classes.join(" "), "data-square": square, role: "gridcell" },
-        el("span", { class: "square-name" }, square));
+        el("span", { class: "square-name" }, square), el("span", { class: "visually-hidden" }, `: ${said}`));
       if (stack.length > 0) {
-        cell.append(pieceToken(state, stack[stack.length - 1]));
+        cell.append(pieceToken(state, stack[stack.length - 1], { spoken: false }));
         if (stack.length > 1) {
-          const under = el("div", { class: "under", title: "stack, bottom to top" }, el("span", {}, `stack ${stack.length}: `));
+          const under = el("div", { class: "under", title: "stack, bottom to top", "aria-hidden": "true" },
+            el("span", {}, `stack ${stack.length}: `));
           for (const piece of stack.slice(0, -1)) under.append(pieceToken(state, piece, { small: true }));
           cell.append(under);
         }
       }
-      grid.append(cell);
+      line.append(cell);
     }
+    grid.append(line);
   }
   const seats = ["north", "south"];
   const sidePanels = seats.map((seat) => {
@@ -146,7 +170,7 @@ function gambitBoard(state, view) {
     + ((c.claims || []).length ? ` claiming ${c.claims.join(", ")}` : "")));
   const rulings = (state.rulings || []).slice(-6).reverse().map((r) => el("li", { class: `verdict-${r.verdict}` },
     `v${r.version}: ${r.caller} called ${r.claimant}'s ${r.power} on ${r.piece} — claim ${r.verdict === "true" ? "TRUE" : "FALSE"}`
-    + `, ${(r.consequences || {}).piece_lost_by || "?"} loses a piece`));
+    + ((r.consequences || {}).piece_lost_by ? `, ${r.consequences.piece_lost_by} loses a piece` : "")));
   return el("div", { class: "gambit-board" },
     el("div", { class: "gb-main" }, grid,
       el("div", { class: "gb-seats" }, sidePanels)),
@@ -163,14 +187,17 @@ function gambitBoard(state, view) {
 
 const RANK_ORDER = ["king", "queen", "bishop", "knight", "castle", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
 const SUITS = ["red", "blue", "green", "yellow"];
+// The court cards' letters on a small card, as the legend under the stacks spells out.
+const COURT = { king: "K", queen: "Q", bishop: "B", knight: "N", castle: "R" };
 
 // A gambitz card id ("7-red", "queen-blue") as a small coloured card.
 function gzCard(card, extra = "") {
   const colour = SUITS.find((s) => card.endsWith(`-${s}`)) || "none";
   const rank = card.slice(0, card.length - colour.length - 1) || card;
-  const face = { king: "K", queen: "Q", bishop: "B", knight: "N", castle: "R" }[rank] || rank;
-  return el("span", { class: `gz-card ${colour} ${extra}`.trim(), title: card, "data-card": card },
-    el("span", { class: "rank" }, face));
+  const face = COURT[rank] || rank;
+  const name = `${rank} of ${colour}`;
+  return el("span", { class: `gz-card ${colour} ${extra}`.trim(), title: name, role: "img", "aria-label": name, "data-card": card },
+    el("span", { class: "rank", "aria-hidden": "true" }, face));
 }
 
 // Stacks by rank, scores, hand sizes and, when the view has them, the hands and deck.
@@ -213,6 +240,8 @@ function gambitz(state, view) {
     facts([["phase", state.phase], ["to play", finished ? undefined : state.turn], ["first seat", state.first_seat],
            ["redrew", state.redrew]]),
     el("h4", {}, "Stacks"), stackRow,
+    el("p", { class: "gz-legend", "data-testid": "court-legend" }, "Court cards: ",
+      Object.entries(COURT).map(([rank, letter]) => el("span", { class: "gz-key" }, el("strong", {}, letter), ` ${rank}`))),
     el("h4", {}, "Players"), players,
     deck,
     state.scoring ? el("details", { class: "scoring" }, el("summary", {}, "Scoring table"), tree(state.scoring)) : "");
@@ -222,16 +251,18 @@ function gambitz(state, view) {
 
 // A dragons-gambit card: face and value when known, a back otherwise; tokens as pips.
 function dgCard(card) {
+  const place = el("span", { class: "slot-name" }, slotName(card.slot));
   const known = card.face !== null && card.face !== undefined;
   const n = card.tokens || 0;
   const pips = el("span", { class: "tokens", title: `tokens: ${n} (they add to the face value)` },
     n === 0 ? "" : n > 0 && n <= 5 ? "●".repeat(n) : `${n > 0 ? "+" : "−"}${Math.abs(n)} tok`);
   if (!known) {
-    return el("div", { class: "dg-card back", "data-slot": card.slot, title: "face down" },
-      el("span", { class: "face" }, "?"), pips);
+    return el("div", { class: "dg-card back", "data-slot": card.slot, title: `${slotName(card.slot)}: face down`,
+      role: "img", "aria-label": `${slotName(card.slot)}: face down${n ? `, ${n} tokens` : ""}` },
+    place, el("span", { class: "face", "aria-hidden": "true" }, "?"), pips);
   }
-  return el("div", { class: "dg-card", "data-slot": card.slot, title: card.card ? `card ${card.card}` : "" },
-    el("span", { class: "face" }, String(card.face)), pips,
+  return el("div", { class: "dg-card", "data-slot": card.slot, title: `${slotName(card.slot)}${card.card ? `: card ${card.card}` : ""}` },
+    place, el("span", { class: "face" }, String(card.face)), pips,
     card.value !== undefined && card.value !== null && card.value !== card.face
       ? el("span", { class: "value" }, `= ${card.value}`) : "");
 }

@@ -60,8 +60,15 @@ export class Play {
     this.callList = el("ol", { class: "play-calls", "data-testid": "play-calls" });
     this.callsBox = el("div", { class: "play-calls-box", hidden: true }, el("h3", {}, "Bluff calls"), this.callList);
     this.keep = el("div", { class: "play-keep" });
-    this.panel.replaceChildren(this.heading, this.status, this.problem, this.joinBox, this.picksBox, this.options,
-      this.callsBox, this.keep);
+    // The seat's moves ride in an action bar: a block of the panel on a wide screen, pinned to the
+    // bottom of the screen on a phone (play.css), so they are never a long scroll away.
+    this.bar = el("div", { class: "play-bar", "data-testid": "action-bar", role: "region", "aria-label": "Your moves" },
+      this.status, this.problem, this.picksBox, this.options);
+    this.panel.replaceChildren(this.heading, this.joinBox, this.bar, this.callsBox, this.keep);
+    // Space and Enter on a move's button press it; the timeline's shortcuts (Space plays) are for elsewhere.
+    this.panel.addEventListener("keydown", (event) => {
+      if ((event.key === " " || event.key === "Enter") && event.target.closest("button, summary, [role=button]")) event.stopPropagation();
+    });
   }
 
   // Set the panel's state attribute (tests wait on it).
@@ -219,7 +226,7 @@ export class Play {
   renderOptions() {
     const legal = this.legal;
     if (!legal || !this.token) return;
-    this.labeller = new Labeller(this.catalogue || {}, (this.view || {}).state || null);
+    this.labeller = new Labeller(this.catalogue || {}, (this.view || {}).state || null, this.summary.ruleset);
     const { node, forms } = optionGroups(legal, this.labeller, (body) => this.play(body));
     this.forms = forms;
     this.options.replaceChildren(node);
@@ -240,7 +247,8 @@ export class Play {
     } else {
       const must = (view.to_act || []).includes(legal.seat);
       this.status.textContent = `You are ${legal.seat}. ${must ? "Your move" : "You may act"} (version ${legal.version}).`
-        + (this.board.querySelector("[data-piece],[data-card],[data-square]") ? " Pick from the list, or click the board." : "");
+        + (this.options.querySelector("[data-board-moves]") ? " Pick a piece on the board, then its square."
+          : this.board.querySelector(".play-can") ? " Pick from the list, or click the board." : "");
     }
   }
 

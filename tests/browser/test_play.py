@@ -129,8 +129,29 @@ def wait_posted(tab, before: int) -> dict:
     return panel(tab)
 
 
+def assign_by_clicks(tab, form, rng: random.Random) -> None:
+    """Give out powers in the assignment form: click a piece on the board, then a power; again until one is on offer."""
+    pieces = form.locator("[data-assign-key]").evaluate_all("bs => bs.map(b => b.dataset.assignKey)")
+    for _attempt in range(20):
+        form.locator("[data-action=clear-assignment]").click()
+        for row in form.locator(".play-assign-values").all():
+            powers = row.locator("[data-power]").evaluate_all("bs => bs.map(b => b.dataset.power)")
+            size = int(row.get_attribute("data-size"))
+            for piece, power in zip(rng.sample(pieces, size), rng.sample(powers, size), strict=True):
+                tab.locator(f"#board [data-piece='{piece}']").first.click()
+                assert form.get_attribute("data-selected") == piece, "a click on the board selects the piece"
+                row.locator(f"[data-power='{power}']").click()
+        if form.locator("button[type=submit]").is_enabled():
+            form.locator("button[type=submit]").click()
+            return
+    raise AssertionError(f"no assignment on offer was found: {form.locator('.play-why').text_content()}")
+
+
 def fill_choice(form, rng: random.Random) -> None:
     """Pick a random valid value in every picker of a choice form, through its controls."""
+    if form.get_attribute("data-picker") == "assign":
+        assign_by_clicks(form.page, form, rng)
+        return
     variant = form.locator("select[data-role=variant]")
     if variant.count():
         values = variant.locator("option").evaluate_all("options => options.map(o => o.value)")
@@ -182,21 +203,29 @@ def click_command(tab, button) -> None:
         button.click()  # giving up asks for a second click
 
 
-def move_by_board(tab, body: dict) -> None:
-    """Play a gambit-board move by clicking its piece and then its square (the list when several fit)."""
+def move_by_board(tab, rng: random.Random) -> None:
+    """Play a gambit-board move on the board: click a piece that may move, then one of its squares, then a claim."""
     before = panel(tab)["posted"]
-    tab.locator(f"#board [data-piece='{body['piece']}']").first.click()
-    assert tab.locator(f"#board [data-piece='{body['piece']}'].play-pick").count() == 1, "the piece shows as picked"
-    assert tab.locator(f"#board [data-square='{body['to']}'].play-target").count() == 1, "its square is a target"
-    tab.locator(f"#board [data-square='{body['to']}']").click()
+    pieces = tab.locator("#board .gb-square [data-piece].play-can")
+    piece = pieces.nth(rng.randrange(pieces.count()))
+    name = piece.get_attribute("data-piece")
+    piece.click()
+    assert tab.locator(f"#board [data-piece='{name}'].play-pick").count() == 1, "the piece shows as picked"
+    squares = tab.locator("#board [data-square].play-target")
+    assert squares.count() >= 1, "the picked piece's squares are targets"
+    square = squares.nth(rng.randrange(squares.count()))
+    to = square.get_attribute("data-square")
+    square.click()
     state = panel(tab)
     if state["state"] == "posting" or state["posted"] > before:
         return
-    # Several moves (claims) fit the piece and the square: the list is narrowed to them.
-    visible = tab.locator(f"{PANEL} [data-testid=legal-command]:not(.play-unfit)")
-    bodies = [json.loads(b) for b in visible.evaluate_all("bs => bs.map(b => b.dataset.body)")]
-    assert body in bodies and all(b["piece"] == body["piece"] and b.get("to") == body["to"] for b in bodies), bodies
-    visible.nth(bodies.index(body)).click()
+    # Several moves (claims) fit the piece and the square: each is offered once, beside the picks.
+    offered = tab.locator("[data-testid=picked-moves] [data-testid=legal-command]")
+    bodies = [json.loads(b) for b in offered.evaluate_all("bs => bs.map(b => b.dataset.body)")]
+    assert bodies and all(b.get("piece") == name and b.get("to") == to for b in bodies), bodies
+    keys = [json.dumps({**b, "claims": sorted(b.get("claims", []))}, sort_keys=True) for b in bodies]
+    assert len(set(keys)) == len(keys), f"a move is offered twice: {bodies}"
+    offered.nth(rng.randrange(len(bodies))).click()
 
 
 def play_one_step(seats: list, rng: random.Random, ruleset: str, counts: dict) -> None:
@@ -207,7 +236,7 @@ def play_one_step(seats: list, rng: random.Random, ruleset: str, counts: dict) -
     tab, types = rng.choice(choices)
     kind = rng.choice(types)
     group = tab.locator(f"{PANEL} .play-type[data-type='{kind}']")
-    controls = group.locator("[data-testid=legal-command], [data-testid=legal-choice]")
+    controls = group.locator("[data-testid=legal-command], [data-testid=legal-choice], [data-board-moves]")
     control = controls.nth(rng.randrange(controls.count()))
     if counts["choices"] == 0:
         # Form a choice the first time one is offered: the deal decides how long a match lasts, and
@@ -226,8 +255,8 @@ def play_one_step(seats: list, rng: random.Random, ruleset: str, counts: dict) -
     if control.get_attribute("data-testid") == "legal-choice":
         fill_choice(control, rng)
         counts["choices"] += 1
-    elif ruleset == "gambit-board" and kind == "move" and rng.random() < 0.6:
-        move_by_board(tab, json.loads(control.get_attribute("data-body")))
+    elif control.get_attribute("data-board-moves"):
+        move_by_board(tab, rng)
         counts["board"] += 1
     else:
         click_command(tab, control)
@@ -392,6 +421,18 @@ def joined_gambit_board(server) -> tuple[str, dict]:
     return match["match_id"], tokens
 
 
+def assign_on_page(tab) -> None:
+    """Give out south's powers on its page (S1 diagonal and moat, S2 ghost and sitting) and send them."""
+    form = tab.locator("[data-testid=legal-choice][data-picker=assign]")
+    form.locator("[data-action=clear-assignment]").click()
+    for piece, power in (("S1", "diagonal"), ("S2", "ghost"), ("S1", "moat"), ("S2", "sitting")):
+        form.locator(f"[data-assign-key='{piece}']").click()
+        form.locator(f"[data-power='{power}']").click()
+    assert json.loads(form.get_attribute("data-body")) == {
+        "type": "assign", "powers": {"S1": ["diagonal", "moat"], "S2": ["ghost", "sitting"]}}
+    form.locator("button[type=submit]").click()
+
+
 def test_a_stale_move_is_refused_in_plain_words_and_the_moves_are_offered_again(tabs, live_server):
     match_id, tokens = joined_gambit_board(live_server)
     tab = tabs[0]
@@ -406,7 +447,7 @@ def test_a_stale_move_is_refused_in_plain_words_and_the_moves_are_offered_again(
     assert response.status_code == 201, response.get_json()
 
     before = panel(tab)["posted"]
-    tab.locator("[data-testid=legal-choice] button[type=submit]").first.click()
+    assign_on_page(tab)
     state = wait_posted(tab, before)
     assert state["last"] == "version_mismatch"
     words = problem_text(tab)
@@ -416,7 +457,7 @@ def test_a_stale_move_is_refused_in_plain_words_and_the_moves_are_offered_again(
     assert int(panel(tab)["version"]) > offered_at, "the moves were fetched again"
 
     before = panel(tab)["posted"]
-    tab.locator("[data-testid=legal-choice] button[type=submit]").first.click()
+    assign_on_page(tab)
     assert wait_posted(tab, before)["last"] == "ok"
     assert not problem_text(tab)
     assert not tab.errors, tab.errors
@@ -446,7 +487,7 @@ def test_a_move_whose_answer_was_lost_is_sent_again_with_the_same_key_and_record
     open_seat(tab, live_server, match_id, tokens["south"])
     version = live_server.client.get(f"/matches/{match_id}").get_json()["version"]
     before = panel(tab)["posted"]
-    tab.locator("[data-testid=legal-choice] button[type=submit]").first.click()
+    assign_on_page(tab)
     assert wait_posted(tab, before)["last"] == "ok"
     assert len(sent) == 2
     assert sent[0] == sent[1], "the retry is the same request: same key, same If-Match, same body"
@@ -461,9 +502,9 @@ def test_a_move_whose_answer_was_lost_is_sent_again_with_the_same_key_and_record
         headers=auth(tokens["north"]),
         json={"type": "assign", "powers": {"N1": ["diagonal", "moat"], "N2": ["ghost", "sitting"]}},
     )
-    tab.wait_for_selector(f"{PANEL}[data-state=ready] [data-testid=legal-command]")
+    tab.wait_for_selector(f"{PANEL}[data-state=ready] [data-board-moves]")
     before = panel(tab)["posted"]
-    tab.locator("[data-testid=legal-command][data-type=move]").first.evaluate("b => b.click()")
+    move_by_board(tab, random.Random(1))
     assert wait_posted(tab, before)["last"] == "ok"
     assert sent[2]["key"] != sent[0]["key"]
 
