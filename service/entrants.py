@@ -59,12 +59,12 @@ class Entrants(MethodView):
 
     def post(self, tournament_id: str) -> Response:
         """Register an entrant (organizer); its invite is shown only in this response."""
-        tournaments = gambit().matches.tournaments
-        tournament = tournaments.tournament(tournament_id)
+        g = gambit()
+        tournament = g.matches.tournaments.tournament(tournament_id)
         organizer_of(tournament)
         body = load(RegisterEntrantBody())
         contact = body["contact"] or None
-        entry, invite = tournaments.register_entrant(tournament.tournament_id, body["name"], contact)
+        entry, invite = g.matches.tournaments.register_entrant(tournament.tournament_id, body["name"], contact)
         response = jsonify(
             {
                 "entrant_id": entry["entrant_id"],
@@ -107,10 +107,10 @@ class EntrantItem(MethodView):
 
     def get(self, tournament_id: str, entrant_id: str) -> Response:
         """One entrant with its seats (public; its contact for the organizer)."""
-        tournaments = gambit().matches.tournaments
-        tournament = tournaments.tournament(tournament_id)
+        g = gambit()
+        tournament = g.matches.tournaments.tournament(tournament_id)
         organizer = _by_organizer(tournament)
-        entry = tournaments.entrant(tournament, entrant_id)
+        entry = g.matches.tournaments.entrant(tournament, entrant_id)
         seats = entrant_seats(_shown(tournament_matches(tournament))).get(entry["entrant_id"], [])
         return jsonify({"tournament_id": tournament.tournament_id, **_entrant_body(entry, seats, organizer)})
 
@@ -120,10 +120,10 @@ class Invite(MethodView):
 
     def post(self, tournament_id: str, entrant_id: str) -> Response:
         """Give an entrant a new invite (organizer); the one before stops working. Shown only in this response."""
-        tournaments = gambit().matches.tournaments
-        tournament = tournaments.tournament(tournament_id)
+        g = gambit()
+        tournament = g.matches.tournaments.tournament(tournament_id)
         organizer_of(tournament)
-        invite = tournaments.reissue_invite(tournament.tournament_id, entrant_id)
+        invite = g.matches.tournaments.reissue_invite(tournament.tournament_id, entrant_id)
         response = jsonify({"entrant_id": entrant_id, "invite": invite})
         response.status_code = 201
         response.headers["Cache-Control"] = "no-store"
@@ -135,12 +135,12 @@ class Entry(MethodView):
 
     def get(self, tournament_id: str) -> Response:
         """The entrant whose invite is the bearer token, and the matches it is paired to or has joined."""
-        tournaments = gambit().matches.tournaments
-        tournament = tournaments.tournament(tournament_id)
+        g = gambit()
+        tournament = g.matches.tournaments.tournament(tournament_id)
         invite = bearer_token()
         if invite is None:
             raise Problem(401, "credentials_required", "this request needs an invite (Authorization: Bearer <invite>)")
-        entry = tournaments.entrant_by_invite(tournament, invite)
+        entry = g.matches.tournaments.entrant_by_invite(tournament, invite)
         if entry is None:
             raise Problem(401, "invalid_credentials", "the token is not a current invite of this tournament")
         shown = {m.match_id: m for m in _shown(tournament_matches(tournament))}
