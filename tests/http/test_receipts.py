@@ -19,7 +19,7 @@ def _write_receipts(client, match_id: str, tokens: dict, commands: int) -> list[
         summary = client.get(f"/matches/{match_id}", headers=auth(next(iter(tokens.values())))).get_json()
         if summary["status"] != "active":
             break
-        seat = sorted(summary["to_act"])[0]
+        seat = min(summary["to_act"])
         body = rng.choice(legal_options(client, match_id, tokens[seat], rng))
         response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))
         assert response.status_code == 201
