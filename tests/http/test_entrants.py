@@ -299,6 +299,7 @@ def test_an_entrants_contact_is_shown_only_to_the_organizer(client, desk):
         client.get(f"{path}/e1").get_data(as_text=True),
         client.get(f"/tournaments/{desk.tournament_id}/entry", headers=auth(ann["invite"])).get_data(as_text=True),
         client.get(f"/tournaments/{desk.tournament_id}").get_data(as_text=True),
+        client.get(f"/tournaments/{desk.tournament_id}/standings.csv").get_data(as_text=True),
         _unzipped(client.get(f"/tournaments/{desk.tournament_id}/export", headers=desk.organizer)),
         _every_match_record(client, match_id, desk.organizer),
     ):

@@ -52,8 +52,10 @@ def test_the_tournament_export_verifies_with_gambit_verify_and_the_independent_v
             alone = client.get(f"/matches/{match_id}/export", headers=headers).get_data(as_text=True)
             assert _without_export_time(text) == _without_export_time(alone), "each file is the match's own export"
             verify_export(text)
-        header = json.loads((directory / f"{running}.ndjson").read_text().splitlines()[0])
-        assert header["viewer"] == ("organizer" if caller == "organizer" else "spectator")
+        lines = [json.loads(line) for line in (directory / f"{running}.ndjson").read_text().splitlines()]
+        assert lines[0]["viewer"] == ("organizer" if caller == "organizer" else "spectator")
+        secrets_shown = [r["version"] for r in lines[1:-1] if "secret" in r]
+        assert secrets_shown == ([1] if caller == "organizer" else []), "the running match's seed is the organizer's"
     records = [json.loads(line) for line in (tmp_path / "public" / f"{finished}.ndjson").read_text().splitlines()]
     assert records[1]["public"]["entrants"] == {SOUTH: "e1", NORTH: "e2"}
     assert [r["public"]["entrant_id"] for r in records if r.get("kind") == "SeatJoined"] == ["e1", "e2"]
