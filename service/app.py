@@ -20,6 +20,7 @@ from service import (
     clocks,
     commands,
     disputes,
+    entrants,
     events,
     export,
     logs,
@@ -28,6 +29,7 @@ from service import (
     metrics,
     problems,
     ratelimit,
+    receipts,
     tournaments,
     views,
     watch,
@@ -119,6 +121,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for blueprint in (
         meta.bp,
         tournaments.bp,
+        entrants.bp,
         matches.bp,
         commands.bp,
         views.bp,
@@ -127,6 +130,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         disputes.bp,
         clocks.bp,
         export.bp,
+        receipts.bp,
         watch.bp,
     ):
         app.register_blueprint(blueprint)

@@ -243,6 +243,18 @@ def registry_schemas(ids: list[str]) -> dict[str, dict]:
                     "maxLength": 64,
                     "description": "The tournament the match belongs to (it must exist); null for none.",
                 },
+                "entrants": {
+                    "type": "object",
+                    "description": (
+                        "The pairing of a tournament's match: seat → the entrant of the tournament who alone may take "
+                        "it (any subset of the seats; `{}` by default). Recorded in the public part of `MatchCreated`. "
+                        "An unknown entrant or seat, one entrant on two seats, or a pairing without `tournament_id` "
+                        "→ 422 `invalid_body`."
+                    ),
+                    "propertyNames": {"minLength": 1, "maxLength": 32},
+                    "additionalProperties": {"type": "string", "minLength": 1, "maxLength": 32},
+                    "default": {},
+                },
             },
             "additionalProperties": False,
         },

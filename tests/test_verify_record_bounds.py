@@ -73,3 +73,42 @@ def test_a_match_record_of_another_shape_fails_the_bounds_check(honest, edit, fi
     status, detail = bounds(rechained(honest, edit))
     assert status == "fail" and finding in detail, detail
 
+
+TOURNAMENT = "0b6f1a52-6f0e-4f7e-9a43-2d8c3f7d1e10"
+
+
+def _in_a_tournament(records, pairing=None, joins=()):
+    """The match as a tournament's, its seats paired as given and its joins naming the given entrants."""
+    records[0]["public"]["tournament_id"] = TOURNAMENT
+    if pairing is not None:
+        records[0]["public"]["entrants"] = pairing
+    joined = [r for r in records if r["kind"] == "SeatJoined"]
+    for record, entrant_id in zip(joined, joins, strict=False):
+        if entrant_id is not None:
+            record["public"]["entrant_id"] = entrant_id
+
+
+def test_a_pairing_honoured_by_its_entrants_joins_is_within_bounds(honest):
+    edited = rechained(honest, lambda r: _in_a_tournament(r, {"p1": "e1", "p2": "e2"}, ("e1", "e2")))
+    assert bounds(edited)[0] == "pass"
+    assert bounds(rechained(honest, lambda r: _in_a_tournament(r, None, ("e7", None))))[0] == "pass"
+
+
+@pytest.mark.parametrize(
+    "edit, finding",
+    [
+        (lambda r: r[0]["public"].update(entrants={"p1": "e1"}), "pairing"),
+        (lambda r: _in_a_tournament(r, {"p9": "e1"}), "pairing"),
+        (lambda r: _in_a_tournament(r, {"p1": "e1", "p2": "e1"}), "pairing"),
+        (lambda r: _in_a_tournament(r, {"p1": "player-1"}), "pairing"),
+        (lambda r: _in_a_tournament(r, {}), "pairing"),
+        (lambda r: _in_a_tournament(r, {"p1": "e1"}, (None, None)), "paired to e1"),
+        (lambda r: _in_a_tournament(r, {"p1": "e1"}, ("e2", None)), "paired to e1"),
+        (lambda r: _in_a_tournament(r, None, ("e3", "e3")), "second seat"),
+        (lambda r: _in_a_tournament(r, None, ("e01", None)), "not an entrant's id"),
+        (lambda r: _first(r, "SeatJoined")["public"].update(entrant_id="e1"), "no tournament"),
+    ],
+)
+def test_a_pairing_or_entrant_join_the_service_would_refuse_fails_the_bounds_check(honest, edit, finding):
+    status, detail = bounds(rechained(honest, edit))
+    assert status == "fail" and finding in detail, detail

@@ -1,7 +1,8 @@
 """A snapshot stored before matches had clocks still loads: the match it holds is untimed.
 
-Such a snapshot's state has no `clock`. The match declares its snapshots' version (2: with a
-clock) and brings an older one up to it as it is read, so the match's code reads `clock` by name.
+Such a snapshot's state has no `clock` (nor `entrants`). The match declares its snapshots' version (2: with a
+clock; 3: with a tournament pairing) and brings an older one up to it as it is read, so the match's code reads
+`clock` and `entrants` by name.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ def test_a_snapshot_without_a_clock_loads_as_an_untimed_match_and_plays_on(datab
         latest = writer.match(match.match_id)
         taken = Match.Snapshot.take(latest)
         state = dict(taken.state)
-        assert state.pop("class_version") == 2, "a new snapshot says it has a clock"
-        del state["clock"]  # as the service stored snapshots before clocks
+        assert state.pop("class_version") == 3, "a new snapshot says it has a clock and a pairing"
+        del state["clock"], state["entrants"]  # as the service stored snapshots before clocks
         assert writer.store.snapshots is not None
         writer.store.snapshots.put([dataclasses.replace(taken, state=state)])
     finally:
@@ -36,11 +37,39 @@ def test_a_snapshot_without_a_clock_loads_as_an_untimed_match_and_plays_on(datab
     try:
         loaded = reader.match(match.match_id)
         assert loaded.version == latest.version
-        assert loaded.clock is None
+        assert loaded.clock is None and loaded.entrants == {}
         assert loaded.deadline_of(loaded.to_act()[0]) is None
         seat = loaded.to_act()[0]
         command = loaded.ruleset.legal_commands(loaded.state, seat)[0]
         reader.act(match.match_id, seat, command)
+        assert reader.match(match.match_id).version > latest.version
+    finally:
+        reader.close()
+
+
+def test_a_snapshot_without_a_pairing_loads_as_a_match_of_no_paired_seat_and_plays_on(database_url):
+    env = storage_env(database_url)
+    writer = open_matches(env=env, seal_key=SEAL_KEY)
+    try:
+        match = writer.create_match("gambitz", {"players": 2})
+        for seat in match.seat_order:
+            writer.join(match.match_id, f"n-{seat}", seat)
+        latest = writer.match(match.match_id)
+        taken = Match.Snapshot.take(latest)
+        state = {**taken.state, "class_version": 2}
+        del state["entrants"]  # as the service stored snapshots before tournament pairings
+        assert writer.store.snapshots is not None
+        writer.store.snapshots.put([dataclasses.replace(taken, state=state)])
+    finally:
+        writer.close()
+
+    reader = open_matches(env=env, seal_key=SEAL_KEY)
+    try:
+        loaded = reader.match(match.match_id)
+        assert loaded.version == latest.version and loaded.entrants == {}
+        assert [loaded.entrant_of(seat) for seat in loaded.seat_order] == [None, None]
+        seat = loaded.to_act()[0]
+        reader.act(match.match_id, seat, loaded.ruleset.legal_commands(loaded.state, seat)[0])
         assert reader.match(match.match_id).version > latest.version
     finally:
         reader.close()
