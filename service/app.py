@@ -26,6 +26,7 @@ from service import (
     matches,
     meta,
     metrics,
+    pages,
     problems,
     ratelimit,
     tournaments,
@@ -128,6 +129,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         clocks.bp,
         export.bp,
         watch.bp,
+        pages.bp,
     ):
         app.register_blueprint(blueprint)
     app.after_request(_caching_by_caller)

@@ -13,6 +13,7 @@ import { ApiError, getJSON } from "./api.js";
 import { el } from "./dom.js";
 import { BoardPicks } from "./play-board.js";
 import { Labeller, optionGroups } from "./play-controls.js";
+import { disputeControl } from "./play-dispute.js";
 import { CallLog } from "./play-evidence.js";
 import { JoinBox, keepLink } from "./play-join.js";
 import { problemWords, renderProblem } from "./play-problem.js";
@@ -46,6 +47,9 @@ export class Play {
     this.build();
     this.joining = new JoinBox(this.joinBox, { matchId, useToken, showProblem: (words) => this.showProblem(words) });
     this.calls = new CallLog(this.callList, (v) => commitmentAt(v));
+    // A seat of a tournament match may dispute a ruled call; the organizer rules on it.
+    this.calls.decorate = (entry) => (this.token && this.summary && this.summary.tournament_id && entry.verdict
+      ? disputeControl(entry, { matchId: this.matchId, token: this.token }) : null);
     this.picking = new BoardPicks(board, this.picksBox, this);
   }
 
