@@ -79,7 +79,7 @@ export class DisputeDesk {
       getSummary(dispute.match_id, key), getAudit(dispute.match_id, key), getAllEvents(dispute.match_id, key),
       getJSON(`/matches/${encodeURIComponent(dispute.match_id)}/clock`, key),
       getJSON(`/matches/${encodeURIComponent(dispute.match_id)}/disputes`, key)]);
-    const current = disputes.disputes.find((d) => d.dispute === dispute.dispute) || dispute;
+    const current = { ...dispute, ...(disputes.disputes.find((d) => d.dispute === dispute.dispute) || {}) };
     const entry = entryFor(audit.calls, current.call_version);
     const evidence = el("div", { class: "evidence-box" });
     this.log = el("div", { class: "action-log", "aria-live": "polite", "data-testid": "action-log" });
@@ -122,10 +122,10 @@ export class DisputeDesk {
       el("fieldset", {}, el("legend", {}, "Decision"), decision("upheld", "uphold the call's verdict"), decision("overturned", "overturn it")),
       el("div", { class: "field" }, el("label", { for: note.id }, "Written ruling (the reason, recorded and public)"), note),
       summary.status === "finished"
-        ? el("div", { class: "field" }, amend, el("label", { for: amend.id }, " amend the match's outcome"))
+        ? el("div", { class: "field check" }, amend, el("label", { for: amend.id }, "amend the match's outcome"))
         : el("p", { class: "hint" }, "The outcome can be amended once the match has finished."),
       amendBox,
-      clock && clock.paused ? el("div", { class: "field" }, resume, el("label", { for: resume.id }, " resume the clock with the ruling")) : null,
+      clock && clock.paused ? el("div", { class: "field check" }, resume, el("label", { for: resume.id }, "resume the clock with the ruling")) : null,
       el("button", { type: "submit" }, "Record the ruling"));
     form.addEventListener("submit", (event) => {
       event.preventDefault();

@@ -30,7 +30,10 @@ function rangeText(field) {
   if (field.choices) parts.push(`one of ${field.choices.join(", ")}`);
   if (field.constraint) parts.push(field.constraint.replaceAll("`", ""));
   parts.push(`default ${typeof field.default === "object" ? JSON.stringify(field.default) : scalar(field.default)}`);
-  return `${parts.join("; ")}${field.description ? ` — ${field.description.replaceAll("`", "")}` : ""}`;
+  const about = (field.description || "").replaceAll("`", "");
+  // A long explanation is cut to its first part; the rules and config documents hold the rest.
+  const brief = about.length > 160 ? `${about.slice(0, about.lastIndexOf(" ", 157))}…` : about;
+  return `${parts.join("; ")}${brief ? ` — ${brief}` : ""}`;
 }
 
 // The variants of an object option whose schema is a oneOf told apart by a `kind` constant.
@@ -53,7 +56,9 @@ function control(field) {
   }
   if (field.type === "boolean") {
     const input = el("input", { type: "checkbox", name: field.name, checked: field.default === true });
-    return { node: labelled(field, input, rangeText(field)), read: () => input.checked };
+    const node = labelled(field, input, rangeText(field));
+    node.classList.add("check");
+    return { node, read: () => input.checked };
   }
   if (field.type === "string" && Array.isArray(field.choices)) {
     const select = el("select", { name: field.name }, field.choices.map((c) => el("option", { value: c, selected: c === field.default }, c)));
@@ -90,7 +95,7 @@ function variantControl(field, variants) {
   kind.addEventListener("change", show);
   show();
   const node = el("fieldset", { class: "variant-field", "data-field": field.name },
-    el("legend", {}, words(field.name)), labelled({ name: `${field.name}-kind` }, kind, rangeText(field)),
+    el("legend", {}, words(field.name)), labelled({ name: "kind" }, kind, rangeText(field)),
     [...boxes.values()].map((v) => v.box));
   return { node, read: () => {
     const value = { kind: kind.value };

@@ -121,8 +121,8 @@ async function render(key) {
     summary.tournament_id ? getJSON(`/tournaments/${encodeURIComponent(summary.tournament_id)}?limit=1`, null).catch(() => null) : null,
     entrantNames(summary.tournament_id)]);
   const dispute = disputes.disputes.find((d) => String(d.dispute) === number);
-  $("#viewer-note").textContent = key ? "Shown to the organizer: evidence still sealed from the players is included."
-    : summary.status === "finished" ? "The match has finished: all of its evidence is public."
+  $("#viewer-note").textContent = summary.status === "finished" ? "The match has finished: all of its evidence is public."
+    : key ? "Shown to the organizer while the match runs: evidence still sealed from the players is included."
       : "The match is still running: evidence still sealed is not shown here (its commitments are).";
   $("#facts-body").replaceChildren(facts([
     ["tournament", tournament ? `${tournament.name} (${tournament.tournament_id})` : scalar(summary.tournament_id)],
