@@ -25,18 +25,23 @@ from domain.errors import (
     DisputeRejected,
     IdempotencyKeyReused,
     InvalidConfig,
+    InvalidInvite,
     InvalidJoinOptions,
+    InvalidPairing,
+    SeatReserved,
     SeatUnavailable,
     TournamentNotFound,
     UnknownRuleset,
     UnknownTournament,
     VersionMismatch,
+    WrongSeatForInvite,
 )
 from domain.integrity import ReceiptSigner
 from domain.match import Match
 from domain.match_options import split_config
 from domain.recent import REMEMBERED_MATCHES
-from domain.records import canonical, sha256_hex
+from domain.record_bounds import MAX_NAME
+from domain.records import OUTCOME_AMENDED, canonical, sha256_hex
 from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
 from domain.store import MatchStore, Written, token_hash
 from domain.tournament_service import TournamentService
@@ -70,8 +75,15 @@ class MatchService:
         self.max_disputes_per_filer = max_disputes_per_filer
 
     # ----- writes -------------------------------------------------------------------------
-    def create_match(self, ruleset_id: str, config: dict | None, tournament_id: str | None = None) -> Match:
-        """Create a match with a fresh server seed, committed in its first record."""
+    def create_match(
+        self,
+        ruleset_id: str,
+        config: dict | None,
+        tournament_id: str | None = None,
+        entrants: dict[str, str] | None = None,
+    ) -> Match:
+        """Create a match with a fresh server seed, committed in its first record, with its pairing (seat → entrant
+        of its tournament), if any."""
         try:
             ruleset = rulesets.get(ruleset_id)
         except KeyError:
@@ -81,11 +93,16 @@ class MatchService:
             parsed = config_from_dict(ruleset.Config, ruleset_config)
         except ConfigError as exc:
             raise InvalidConfig(str(exc), field=exc.field) from None
+        tournament = None
         if tournament_id is not None:
             try:
-                tournament_id = self.tournaments.tournament(tournament_id).tournament_id
+                tournament = self.tournaments.tournament(tournament_id)
             except TournamentNotFound:
                 raise UnknownTournament(f"no tournament {tournament_id!r}") from None
+            tournament_id = tournament.tournament_id
+        seats = list(ruleset.seat_names(parsed))
+        if entrants:
+            self._check_pairing(entrants, seats, None if tournament is None else set(tournament.entrants))
         server_seed = secrets.token_bytes(32)
         match = Match.open(
             uuid4(),
@@ -94,27 +111,48 @@ class MatchService:
             tournament_id,
             server_seed,
             hashlib.sha256(server_seed).hexdigest(),
-            list(ruleset.seat_names(parsed)),
+            seats,
+            entrants,
         )
         self.store.commit(match, match.version)
         return match
 
+    @staticmethod
+    def _check_pairing(entrants: dict[str, str], seats: list[str], registered: set[str] | None) -> None:
+        """A pairing names seats of the match, each a different entrant of its tournament; InvalidPairing otherwise."""
+        if registered is None:
+            raise InvalidPairing("only a match of a tournament pairs its seats to entrants (give tournament_id)")
+        for seat, entrant_id in entrants.items():
+            if seat not in seats:
+                raise InvalidPairing(f"the pairing names seat {seat!r}, which this match does not have", seats=seats)
+            if entrant_id not in registered:
+                raise InvalidPairing(f"the pairing names entrant {entrant_id!r}, who is not in this tournament")
+        if len(set(entrants.values())) != len(entrants):
+            raise InvalidPairing("the pairing puts one entrant on two seats")
+
     def join(
-        self, match_id: str, name: str, seat: str | None = None, client_seed: str = "", options: dict | None = None
+        self,
+        match_id: str,
+        name: str | None,
+        seat: str | None = None,
+        client_seed: str = "",
+        options: dict | None = None,
+        invite: str | None = None,
     ) -> tuple[str, str, Written]:
-        """Take a seat (the requested one, or the first free); returns the seat, its bearer token, what was stored."""
+        """Take a seat (the requested one, or the first free one not paired to an entrant; with a tournament entrant's
+        invite, the entrant's paired seat); returns the seat, its bearer token, what was stored.
+
+        Without an invite `name` is required; with one it defaults to the entrant's (cut to a seat name's length).
+        """
         token = secrets.token_urlsafe(32)
+        entrant = None if invite is None else self._entrant_of_invite(self.match(match_id), invite)
+        entrant_id = None if entrant is None else entrant["entrant_id"]
+        shown = name if name is not None else (entrant or {}).get("name", "")[:MAX_NAME]
 
         def take_seat(match: Match) -> str:
-            free = match.free_seats()
-            if seat is not None and seat not in match.seat_order:
-                raise SeatUnavailable(f"this match has no seat {seat!r}", seats=match.seat_order)
-            if not free:
-                raise SeatUnavailable("every seat of this match is taken")
-            if seat is not None and seat not in free:
-                raise SeatUnavailable(f"seat {seat!r} is taken")
-            chosen = seat or free[0]
-            match.join(chosen, name, client_seed, token_hash(token), self._join_options(match, chosen, options))
+            chosen = self._seat_for(match, seat, entrant_id)
+            options_taken = self._join_options(match, chosen, options)
+            match.join(chosen, shown, client_seed, token_hash(token), options_taken, entrant_id)
             return chosen
 
         chosen, written = self.clocks.write(match_id, take_seat)
@@ -225,6 +263,38 @@ class MatchService:
 
         return self.clocks.write(match_id, rule)[1]
 
+    def _entrant_of_invite(self, match: Match, invite: str) -> dict:
+        """The entrant of the match's tournament whose current invite this is; InvalidInvite otherwise."""
+        if match.tournament_id is None:
+            raise InvalidInvite("this match belongs to no tournament, so no invite joins it")
+        entrant = self.tournaments.entrant_by_invite(self.tournaments.tournament(match.tournament_id), invite)
+        if entrant is None:
+            raise InvalidInvite("the invite is not a current invite of this match's tournament")
+        return entrant
+
+    @staticmethod
+    def _seat_for(match: Match, seat: str | None, entrant_id: str | None) -> str:
+        """The seat a join takes: the one asked for, or the entrant's paired one, or the first free unpaired one."""
+        if seat is not None and seat not in match.seat_order:
+            raise SeatUnavailable(f"this match has no seat {seat!r}", seats=match.seat_order)
+        paired = next((s for s, e in match.entrants.items() if entrant_id is not None and e == entrant_id), None)
+        if paired is not None and seat not in (None, paired):
+            raise WrongSeatForInvite(f"this invite's entrant is paired to seat {paired!r}, not {seat!r}", seat=paired)
+        held = [s for s, info in match.seats.items() if entrant_id is not None and info.get("entrant_id") == entrant_id]
+        if held:
+            raise SeatUnavailable(f"this entrant already holds seat {held[0]!r} of this match")
+        free = match.free_seats()
+        if not free:
+            raise SeatUnavailable("every seat of this match is taken")
+        chosen = seat or paired or next((s for s in free if s not in match.entrants), None)
+        if chosen is None:
+            raise SeatReserved("every open seat of this match is paired to an entrant; join with your invite")
+        if chosen not in free:
+            raise SeatUnavailable(f"seat {chosen!r} is taken")
+        if match.entrants.get(chosen, entrant_id) != entrant_id:
+            raise SeatReserved(f"seat {chosen!r} is paired to another entrant; only that entrant's invite takes it")
+        return chosen
+
     @staticmethod
     def _join_options(match: Match, seat: str, options: dict | None) -> dict:
         try:
@@ -252,6 +322,19 @@ class MatchService:
     def records(self, match_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Any]:
         """Stored records of a match, oldest first, with versions in (after, upto]."""
         return self.store.records(match_id, after=after, upto=upto, limit=limit)
+
+    def outcome_amended(self, match: Match) -> bool:
+        """Whether an organizer's ruling amended the match's outcome: an OutcomeAmended follows a ruling of it.
+
+        Read from the records (one per ruling, right after it), so a match kept from before rulings said so counts too.
+        """
+        for dispute in match.disputes.values():
+            ruled = dispute.get("ruled_version")
+            if ruled is not None and ruled < match.version:
+                following = self.records(match.match_id, after=ruled, upto=ruled + 1)
+                if following and following[0].kind == OUTCOME_AMENDED:
+                    return True
+        return False
 
     @staticmethod
     def authenticate(match: Match, token: str) -> str | None:

@@ -91,3 +91,33 @@ class IntegrityAlert(MatchError):
     past the newest receipt); it takes no write until an operator has looked."""
 
     code = "integrity_alert"
+
+
+class EntrantNotFound(MatchError):
+    """The tournament has no entrant of that id."""
+
+    code = "entrant_not_found"
+
+
+class InvalidPairing(MatchError):
+    """A match's pairing names an unknown entrant or seat, or one entrant on two seats (a body that does not fit)."""
+
+    code = "invalid_body"
+
+
+class InvalidInvite(MatchError):
+    """The invite is not a current invite of the match's tournament."""
+
+    code = "invalid_invite"
+
+
+class SeatReserved(MatchError):
+    """The seat is paired to an entrant, and only that entrant's invite takes it."""
+
+    code = "seat_reserved"
+
+
+class WrongSeatForInvite(MatchError):
+    """The invite's entrant is paired to another seat of this match than the one asked for."""
+
+    code = "invalid_body"

@@ -77,13 +77,18 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
     """
 
     TOPIC = "gambit:Match"
-    # Version 2 has `clock`: a snapshot of an older version is brought up to it as it is read.
-    class_version = 2
+    # Version 2 has `clock`, version 3 `entrants`: a snapshot of an older version is brought up as it is read.
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(state: dict) -> None:
         """A snapshot stored before matches had clocks: the match is untimed."""
         state.setdefault("clock", None)
+
+    @staticmethod
+    def upcast_v2_v3(state: dict) -> None:
+        """A snapshot stored before tournament pairings: no seat is paired."""
+        state.setdefault("entrants", {})
 
     class Created(Aggregate.Created):
         """The first record: MatchCreated."""
@@ -130,6 +135,8 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         self.config: dict = json_copy(public["config"])
         self.seat_order: list[str] = list(public["seats"])
         self.tournament_id: str | None = public.get("tournament_id")
+        # The pairing: seat → the tournament entrant who alone may take it (MatchCreated's optional `entrants`).
+        self.entrants: dict[str, str] = dict(public.get("entrants") or {})
         self.server_seed_commitment: str = public["server_seed_commitment"]
         self.server_seed: str = (secret or {})["server_seed"]
         self.created_at: str = self.created_on.isoformat()
@@ -174,8 +181,9 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         server_seed: bytes,
         server_seed_commitment: str,
         seats: list[str],
+        entrants: dict[str, str] | None = None,
     ) -> Match:
-        """Create a match: the MatchCreated record commits to the server seed."""
+        """Create a match: the MatchCreated record commits to the server seed (and records the pairing, if any)."""
         public = {
             "match_id": str(match_id),
             "ruleset": ruleset_id,
@@ -184,6 +192,8 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
             "tournament_id": tournament_id,
             "server_seed_commitment": server_seed_commitment,
         }
+        if entrants:
+            public["entrants"] = dict(entrants)
         secret = {"server_seed": server_seed.hex()}
         salt = new_salt()
         commit = commitment(secret, salt)
@@ -254,6 +264,10 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         """Seats nobody has taken yet, in order."""
         return [seat for seat in self.seat_order if seat not in self.seats]
 
+    def entrant_of(self, seat: str) -> str | None:
+        """The tournament entrant holding or paired to a seat; None for a seat of no entrant."""
+        return self.seats.get(seat, {}).get("entrant_id") or self.entrants.get(seat)
+
     def token_hashes(self) -> dict[str, str]:
         """Seat → hash of its bearer token."""
         return {seat: info["token_hash"] for seat, info in self.seats.items()}
@@ -272,16 +286,25 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         return self.commands.get(f"{seat}\n{key}")
 
     # ----- commands -----------------------------------------------------------------------
-    def join(self, seat: str, name: str, client_seed: str, token_hash: str, options: dict | None = None) -> None:
-        """Seat a player; when the last seat is taken, the ruleset's setup runs.
+    def join(
+        self,
+        seat: str,
+        name: str,
+        client_seed: str,
+        token_hash: str,
+        options: dict | None = None,
+        entrant_id: str | None = None,
+    ) -> None:
+        """Seat a player (a tournament entrant, joining with its invite, when `entrant_id` is given); when the last
+        seat is taken, the ruleset's setup runs.
 
         Join options (a deck list) stay server-side in `meta`; the ruleset's setup records
         what of them the game needs, with the secrecy the game gives them.
         """
-        self._record(
-            Event(SEAT_JOINED, {"seat": seat, "name": name, "client_seed": client_seed}),
-            meta={"token_hash": token_hash, "options": json_copy(options or {})},
-        )
+        public = {"seat": seat, "name": name, "client_seed": client_seed}
+        if entrant_id is not None:
+            public["entrant_id"] = entrant_id
+        self._record(Event(SEAT_JOINED, public), meta={"token_hash": token_hash, "options": json_copy(options or {})})
         if self.status == "active":
             seat_options = {s: json_copy(self.seats[s].get("options", {})) for s in self.seat_order}
             events = self.ruleset.setup(self.parsed_config, list(self.seat_order), self.chance(), seat_options)
@@ -411,6 +434,7 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
                 "token_hash": record.meta.get("token_hash", ""),
                 "joined_at": record.timestamp.isoformat(),
                 "options": record.meta.get("options", {}),
+                "entrant_id": record.public.get("entrant_id"),
             }
             if not self.free_seats():
                 self.status = "active"

@@ -38,6 +38,8 @@ MAX_WINNERS = 16
 MAX_OUTCOME_REASON = 200
 # The decisions a ruling may give (domain/match.py DECISIONS).
 DECISIONS = ("upheld", "overturned")
+# A tournament entrant's id (domain/tournament.py: e1, e2, … in the order registered).
+ENTRANT_ID = re.compile(r"e[1-9][0-9]{0,15}")
 # A tournament's id as the match records it: the stored UUID's canonical text.
 CANONICAL_UUID_LENGTH = 36
 ORGANIZER = "organizer"
@@ -47,9 +49,9 @@ ORGANIZER = "organizer"
 PUBLIC_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     MATCH_CREATED: (
         frozenset({"match_id", "ruleset", "config", "seats", "tournament_id", "server_seed_commitment"}),
-        frozenset(),
+        frozenset({"entrants"}),
     ),
-    SEAT_JOINED: (frozenset({"seat", "name", "client_seed"}), frozenset()),
+    SEAT_JOINED: (frozenset({"seat", "name", "client_seed"}), frozenset({"entrant_id"})),
     MATCH_FINISHED: (frozenset({"outcome", "server_seed"}), frozenset()),
     DISPUTE_FILED: (frozenset({"dispute", "call_version", "ruling_version", "reason", "filed_by"}), frozenset()),
     DISPUTE_RULED: (frozenset({"dispute", "call_version", "decision", "note", "amends_outcome"}), frozenset()),
@@ -127,6 +129,9 @@ def _check_records(header: dict, records: list[dict]) -> None:
     outcome: object = None  # the outcome as it stands: MatchFinished's, then each amendment's
     amending: int | None = None  # the dispute whose OutcomeAmended must come next
     calls: dict[int, object] = {}  # dispute number → the call it disputes
+    pairing: dict[str, str] = {}  # seat → the entrant paired to it (MatchCreated's `entrants`)
+    held: set[str] = set()  # the entrants that joined a seat
+    in_tournament = False
     for record in records:
         version, kind, public = record["version"], record["kind"], record["public"]
         _check_shape(record)
@@ -136,8 +141,13 @@ def _check_records(header: dict, records: list[dict]) -> None:
             )
         if kind == MATCH_CREATED:
             _check_tournament(version, public.get("tournament_id"))
+            pairing = _check_pairing(version, public, seats)
+            in_tournament = public.get("tournament_id") is not None
         elif kind == SEAT_JOINED:
             _check_join(version, public)
+            if "entrant_id" in public and not in_tournament:
+                raise OutOfBounds(f"version {version}: an entrant joins a match of no tournament")
+            _check_entrant_join(version, public, pairing, held)
         elif kind == DISPUTE_FILED:
             _check_filed(version, public, seats, len(disputes) + 1)
             disputes[public["dispute"]] = False
@@ -196,6 +206,42 @@ def _check_tournament(version: int, tournament_id: object) -> None:
         canonical = None
     if canonical != tournament_id:
         raise OutOfBounds(f"version {version}: the tournament_id is not a tournament's id")
+
+
+def _check_pairing(version: int, public: dict, seats: set[str]) -> dict[str, str]:
+    """A pairing (MatchCreated's optional `entrants`) maps seats of a tournament's match to distinct entrant ids."""
+    if "entrants" not in public:
+        return {}
+    pairing = public["entrants"]
+    if (
+        public.get("tournament_id") is None
+        or not isinstance(pairing, dict)
+        or not pairing
+        or not all(seat in seats and _is_entrant_id(e) for seat, e in pairing.items())
+        or len(set(pairing.values())) != len(pairing)
+    ):
+        raise OutOfBounds(
+            f"version {version}: the pairing does not map seats of a tournament's match to distinct entrant ids"
+        )
+    return dict(pairing)
+
+
+def _is_entrant_id(value: object) -> bool:
+    return isinstance(value, str) and ENTRANT_ID.fullmatch(value) is not None
+
+
+def _check_entrant_join(version: int, public: dict, pairing: dict[str, str], held: set[str]) -> None:
+    """A seat paired to an entrant is joined by that entrant; an entrant holds at most one seat of a match."""
+    entrant_id = public.get("entrant_id")
+    paired = pairing.get(public.get("seat"))  # type: ignore[arg-type]  # the header check holds seats to strings
+    if "entrant_id" in public and not _is_entrant_id(entrant_id):
+        raise OutOfBounds(f"version {version}: the join's entrant_id is not an entrant's id")
+    if paired is not None and entrant_id != paired:
+        raise OutOfBounds(f"version {version}: seat {public.get('seat')!r} is paired to {paired}, who did not join it")
+    if entrant_id is not None:
+        if entrant_id in held:
+            raise OutOfBounds(f"version {version}: entrant {entrant_id} joins a second seat of the match")
+        held.add(entrant_id)
 
 
 def _check_join(version: int, public: dict) -> None:

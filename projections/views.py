@@ -27,7 +27,12 @@ def summary(match: Match) -> dict:
         "status": match.status,
         "version": match.version,
         "seats": [
-            {"seat": seat, "name": match.seats.get(seat, {}).get("name"), "joined": seat in match.seats}
+            {
+                "seat": seat,
+                "name": match.seats.get(seat, {}).get("name"),
+                "joined": seat in match.seats,
+                "entrant_id": match.entrant_of(seat),
+            }
             for seat in match.seat_order
         ],
         "to_act": match.to_act(),

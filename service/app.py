@@ -20,6 +20,7 @@ from service import (
     clocks,
     commands,
     disputes,
+    entrants,
     events,
     export,
     logs,
@@ -29,6 +30,7 @@ from service import (
     pages,
     problems,
     ratelimit,
+    receipts,
     tournaments,
     views,
     watch,
@@ -120,6 +122,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for blueprint in (
         meta.bp,
         tournaments.bp,
+        entrants.bp,
         matches.bp,
         commands.bp,
         views.bp,
@@ -128,6 +131,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         disputes.bp,
         clocks.bp,
         export.bp,
+        receipts.bp,
         watch.bp,
         pages.bp,
     ):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, url_for
 from flask.views import MethodView
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from domain.errors import TournamentNotFound, UnknownTournament
 from domain.match import Match
@@ -27,17 +27,29 @@ class CreateMatchBody(Schema):
     ruleset = StrictString(required=True, validate=validate.Length(min=1, max=64))
     config = fields.Dict(keys=fields.String(), load_default=dict)
     tournament_id = StrictString(allow_none=True, load_default=None, validate=validate.Length(max=64))
+    entrants = fields.Dict(
+        keys=StrictString(validate=validate.Length(min=1, max=32)),
+        values=StrictString(validate=validate.Length(min=1, max=32)),
+        load_default=dict,
+    )
 
 
 class JoinBody(Schema):
     """POST /matches/{id}/seats."""
 
-    name = StrictString(required=True, validate=validate.Length(min=1, max=MAX_NAME))
+    name = StrictString(load_default=None, validate=validate.Length(min=1, max=MAX_NAME))
     seat = StrictString(allow_none=True, load_default=None, validate=validate.Length(max=32))
     client_seed = StrictString(
         load_default="", validate=validate.Regexp(r"^(?:[0-9a-fA-F]{2}){0,64}$", error="must be hex, at most 64 bytes")
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
+    invite = StrictString(load_default=None, validate=validate.Length(min=1, max=128))
+
+    @validates_schema
+    def _named_or_invited(self, data: dict, **_: object) -> None:
+        """A join names its player, unless a tournament entrant's invite names them."""
+        if data.get("name") is None and data.get("invite") is None:
+            raise ValidationError("a name is required (it may be left out only with an invite)", "name")
 
 
 def full_summary(match: Match) -> dict:
@@ -87,7 +99,7 @@ class MatchCollection(MethodView):
             except TournamentNotFound:
                 raise UnknownTournament(f"no tournament {body['tournament_id']!r}") from None
             organizer_of(tournament)
-        match = g.matches.create_match(body["ruleset"], body["config"], body["tournament_id"])
+        match = g.matches.create_match(body["ruleset"], body["config"], body["tournament_id"], body["entrants"])
         # Its creator's answer: a match of one record holds nothing to hold back.
         return summary_response(_summary(match), 201, {"Location": url_for("matches.match", match_id=match.match_id)})
 
@@ -129,12 +141,12 @@ class Seats(MethodView):
     """/matches/{id}/seats"""
 
     def post(self, match_id: str) -> Response:
-        """Join a match; the bearer token is shown only in this response."""
+        """Join a match (a tournament entrant with its invite); the bearer token is shown only in this response."""
         g = gambit()
         g.matches.match(match_id)  # an unknown match is a 404 whatever the body says
         body = load(JoinBody())
         seat, token, written = g.matches.join(
-            match_id, body["name"], body["seat"], body["client_seed"].lower(), body["options"]
+            match_id, body["name"], body["seat"], body["client_seed"].lower(), body["options"], body["invite"]
         )
         match = written.match
         response = jsonify(

@@ -33,6 +33,9 @@ _MATCH_ERROR_STATUS = {
     errors.TournamentNotFound: 404,
     errors.UnknownTournament: 422,
     errors.IntegrityAlert: 503,
+    errors.EntrantNotFound: 404,
+    errors.InvalidInvite: 403,
+    errors.SeatReserved: 403,
 }
 
 _HTTP_CODES = {

@@ -1,12 +1,18 @@
-"""The tournaments resource: creation (with the organizer key), matches and standings, disputes, access trail."""
+"""The tournaments resource: creation (with the organizer key), matches and standings (also as CSV), disputes,
+access trail."""
 
 from __future__ import annotations
+
+import csv
+import io
 
 from flask import Blueprint, Response, jsonify, url_for
 from flask.views import MethodView
 from marshmallow import Schema, validate
 
-from projections.standings import standings
+from domain.match import Match
+from domain.tournament import Tournament
+from projections.standings import CSV_COLUMNS, csv_cell, standings
 from service.auth import organizer_of
 from service.bodies import StrictString, load
 from service.context import gambit, int_arg
@@ -23,7 +29,7 @@ class CreateTournamentBody(Schema):
     name = StrictString(required=True, validate=validate.Length(min=1, max=100))
 
 
-def _tournament_match_ids(tournament_id: str) -> list[str]:
+def tournament_match_ids(tournament_id: str) -> list[str]:
     """Every match id of the tournament, oldest first."""
     g = gambit()
     ids, cursor = g.index.matches(tournament_id=tournament_id, limit=200)
@@ -66,7 +72,7 @@ class TournamentItem(MethodView):
         tournament = g.matches.tournaments.tournament(tournament_id)
         after = int_arg("after", 0, minimum=0)
         limit = int_arg("limit", 100, minimum=1, maximum=200)
-        matches = [g.matches.match(i) for i in _tournament_match_ids(tournament.tournament_id)]
+        matches = tournament_matches(tournament)
         page = matches[after : after + limit]
         return jsonify(
             {
@@ -75,9 +81,38 @@ class TournamentItem(MethodView):
                 "created_at": tournament.created_at,
                 "matches": [full_summary(m) for m in page],
                 "next_after": after + limit if len(matches) > after + limit else None,
-                "standings": standings(matches),
+                "standings": tournament_standings(tournament, matches),
             }
         )
+
+
+def tournament_matches(tournament: Tournament) -> list[Match]:
+    """Every match of the tournament as it stands now, oldest first."""
+    g = gambit()
+    return [g.matches.match(i) for i in tournament_match_ids(tournament.tournament_id)]
+
+
+def tournament_standings(tournament: Tournament, matches: list[Match]) -> list[dict]:
+    """The standings of the tournament's matches, a row per entrant (projections/standings.py)."""
+    amended = {m.match_id for m in matches if m.status == "finished" and gambit().matches.outcome_amended(m)}
+    return standings(matches, tournament.entrants, amended)
+
+
+class StandingsCsv(MethodView):
+    """/tournaments/{id}/standings.csv"""
+
+    def get(self, tournament_id: str) -> Response:
+        """The standings as CSV, a header row first; cells a spreadsheet would run as formulas are escaped (public)."""
+        tournament = gambit().matches.tournaments.tournament(tournament_id)
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(CSV_COLUMNS)
+        for row in tournament_standings(tournament, tournament_matches(tournament)):
+            writer.writerow([csv_cell(row[column]) for column in CSV_COLUMNS])
+        response = Response(out.getvalue(), mimetype="text/csv")
+        response.headers["Content-Type"] = "text/csv; charset=utf-8"
+        response.headers["Content-Disposition"] = f'attachment; filename="standings-{tournament.tournament_id}.csv"'
+        return response
 
 
 class TournamentDisputes(MethodView):
@@ -124,7 +159,9 @@ class AccessLog(MethodView):
             }
             for e in events
         ]
-        more = bool(entries) and entries[-1]["entry"] < tournament.reads
+        # An entry is its event's version - 1: more follow while the newest read's version lies beyond.
+        newest = tournament.last_read_version or 0
+        more = bool(entries) and entries[-1]["entry"] + 1 < newest
         return jsonify(
             {
                 "tournament_id": tournament.tournament_id,
@@ -136,5 +173,6 @@ class AccessLog(MethodView):
 
 bp.add_url_rule("/tournaments", view_func=TournamentCollection.as_view("tournaments"))
 bp.add_url_rule("/tournaments/<tournament_id>", view_func=TournamentItem.as_view("tournament"))
+bp.add_url_rule("/tournaments/<tournament_id>/standings.csv", view_func=StandingsCsv.as_view("standings_csv"))
 bp.add_url_rule("/tournaments/<tournament_id>/disputes", view_func=TournamentDisputes.as_view("disputes"))
 bp.add_url_rule("/tournaments/<tournament_id>/access-log", view_func=AccessLog.as_view("access_log"))

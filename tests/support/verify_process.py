@@ -10,11 +10,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def verify_in_a_fresh_process(path: Path, key: str | None = None, jobs: int | None = None) -> dict:
-    """`gambit verify --json [--key KEY] [--jobs N] PATH` in a new interpreter:
+def verify_in_a_fresh_process(
+    path: Path, key: str | None = None, jobs: int | None = None, receipts: list[str] | None = None
+) -> dict:
+    """`gambit verify --json [--key KEY] [--receipt FILE]... [--jobs N] PATH` in a new interpreter:
     `{"code": exit code, "modules": imported names, "report": the JSON report}`."""
     modules = path.with_suffix(".modules.json")
-    arguments = ["verify", "--json", *(["--key", key] if key is not None else []), str(path)]
+    kept = [argument for receipt in receipts or [] for argument in ("--receipt", receipt)]
+    arguments = ["verify", "--json", *(["--key", key] if key is not None else []), *kept, str(path)]
     if jobs is not None:
         arguments[1:1] = ["--jobs", str(jobs)]
     script = (
