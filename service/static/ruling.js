@@ -43,11 +43,12 @@ async function organizerKey(tournamentId, fromFragment) {
   }
 }
 
-// The signed receipt of the ruling's write: the write ends at the ruling's record or a record it wrote with it.
+// The signed receipt of the ruling's write. The write ends at the ruling's record or at a record written
+// with it (the amended outcome, the clock resumed): the longest such run is asked for first.
 async function rulingReceipt(records, ruled) {
-  for (let version = ruled.version; version <= records.length; version += 1) {
-    const record = records[version - 1];
-    if (version > ruled.version && !(record && RULING_WRITE.includes(record.kind))) break;
+  let last = ruled.version;
+  while (last < records.length && RULING_WRITE.includes(records[last].kind) && records[last].kind !== "DisputeRuled") last += 1;
+  for (let version = last; version >= ruled.version; version -= 1) {
     try {
       return await getJSON(`/matches/${encodeURIComponent(matchId)}/receipts/${version}`, null);
     } catch (err) {
