@@ -67,7 +67,9 @@ def play_to_a_call(server, match_id: str, tokens: dict, rng: random.Random) -> i
     client = server.client
     called = False
     for _ in range(600):
-        ruled = [c for c in client.get(f"/matches/{match_id}/audit/bluffs").get_json()["calls"] if c.get("ruling_version")]
+        ruled = [
+            c for c in client.get(f"/matches/{match_id}/audit/bluffs").get_json()["calls"] if c.get("ruling_version")
+        ]
         if ruled:
             return ruled[0]["call_version"]
         summary = client.get(f"/matches/{match_id}").get_json()
@@ -142,7 +144,9 @@ def test_a_tournament_is_run_from_the_desk_to_a_printed_ruling(tab_at, live_serv
         tab.wait_for_selector(f".entrant-list tr:has-text('{name}')")
         invites[name] = tab.input_value("#invite-link")
         assert f"/entry/{desk.tournament_id}#invite=" in invites[name]
-    entrants = {e["name"]: e for e in server.client.get(f"/tournaments/{desk.tournament_id}/entrants").get_json()["entrants"]}
+    entrants = {
+        e["name"]: e for e in server.client.get(f"/tournaments/{desk.tournament_id}/entrants").get_json()["entrants"]
+    }
 
     # Four matches from the desk's form, each seat paired to an entrant.
     pairings = [("Ada", "Ben", 1), ("Cy", "Di", 1), ("Ada", "Cy", 1000), ("Ben", "Di", 1000)]
@@ -174,8 +178,10 @@ def test_a_tournament_is_run_from_the_desk_to_a_printed_ruling(tab_at, live_serv
     ada.wait_for_url(f"**/watch/{first_match}")
     ada.click("form.invite-join button[type=submit]")
     ada.wait_for_selector("[data-testid=play-panel][data-seat=p1]")
-    tokens = {"p1": ada.evaluate(f"sessionStorage.getItem('gambit-watch-token:{first_match}')"),
-              "p2": join(server.client, first_match, invite=invite_of(invites["Ben"]))["token"]}
+    tokens = {
+        "p1": ada.evaluate(f"sessionStorage.getItem('gambit-watch-token:{first_match}')"),
+        "p2": join(server.client, first_match, invite=invite_of(invites["Ben"]))["token"],
+    }
     assert server.client.get(f"/matches/{first_match}").get_json()["seats"][0]["name"] == "Ada"
 
     # Play to a bluff call that ends the match (target score 1), then Ada disputes it from her page.
@@ -192,8 +198,10 @@ def test_a_tournament_is_run_from_the_desk_to_a_printed_ruling(tab_at, live_serv
 
     # The other matches: the second played to its end, the third and fourth left running.
     for match_id, (first, second, _) in zip(match_ids[1:], pairings[1:]):
-        seat_tokens = {"p1": join(server.client, match_id, invite=invite_of(invites[first]))["token"],
-                       "p2": join(server.client, match_id, invite=invite_of(invites[second]))["token"]}
+        seat_tokens = {
+            "p1": join(server.client, match_id, invite=invite_of(invites[first]))["token"],
+            "p2": join(server.client, match_id, invite=invite_of(invites[second]))["token"],
+        }
         play_to_a_call(server, match_id, seat_tokens, rng)
 
     # The desk: the dispute in the queue, opened, its evidence checked here, overturned with an amended outcome.
@@ -206,7 +214,9 @@ def test_a_tournament_is_run_from_the_desk_to_a_printed_ruling(tab_at, live_serv
     tab.wait_for_selector(".dispute-open [data-evidence-check=ok]")
     detail = tab.inner_text(".dispute-open")
     assert "My grid was read wrong at the count." in detail and f"v{call_version}" in detail
-    checks = tab.eval_on_selector_all(".dispute-open tr[data-evidence-version]", "rows => rows.map((r) => r.dataset.check)")
+    checks = tab.eval_on_selector_all(
+        ".dispute-open tr[data-evidence-version]", "rows => rows.map((r) => r.dataset.check)"
+    )
     assert checks and set(checks) == {"ok"}
     winners = server.client.get(f"/matches/{first_match}").get_json()["outcome"]["winners"]
     amended_winner = "p2" if winners == ["p1"] else "p1"
@@ -227,8 +237,20 @@ def test_a_tournament_is_run_from_the_desk_to_a_printed_ruling(tab_at, live_serv
     assert all(name in standings_text for name in NAMES)
     with tab.expect_download() as download:
         tab.click("[data-testid=standings-csv]")
-    rows = list(csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
-    assert rows[0] == ["rank", "entrant_id", "name", "points", "played", "wins", "shared_wins", "losses", "buchholz", "amended"]
+    with open(download.value.path(), encoding="utf-8") as handle:
+        rows = list(csv.reader(io.StringIO(handle.read())))
+    assert rows[0] == [
+        "rank",
+        "entrant_id",
+        "name",
+        "points",
+        "played",
+        "wins",
+        "shared_wins",
+        "losses",
+        "buchholz",
+        "amended",
+    ]
     assert {r[2] for r in rows[1:]} == set(NAMES)
 
     # The access trail: an organizer export of a running match is recorded, and the desk reads it.
@@ -247,21 +269,27 @@ def test_a_tournament_is_run_from_the_desk_to_a_printed_ruling(tab_at, live_serv
     assert tab.get_attribute("[data-decision]", "data-decision") == "overturned"
     assert "The count was wrong: the call is set aside." in text
     assert tab.locator("[data-amended]").count() == 1
-    assert set(tab.eval_on_selector_all("tr[data-evidence-version]", "rows => rows.map((r) => r.dataset.check)")) == {"ok"}
+    assert set(tab.eval_on_selector_all("tr[data-evidence-version]", "rows => rows.map((r) => r.dataset.check)")) == {
+        "ok"
+    }
     receipt = server.client.get(f"/matches/{first_match}").get_json()
-    ruled = [e for e in server.client.get(f"/matches/{first_match}/events").get_json()["events"] if e["kind"] == "OutcomeAmended"][0]
+    records = server.client.get(f"/matches/{first_match}/events").get_json()["events"]
+    ruled = next(e for e in records if e["kind"] == "OutcomeAmended")
     assert tab.get_attribute("[data-receipt]", "data-receipt") == str(ruled["version"])
     assert tab.get_attribute("[data-chain-head]", "data-chain-head") == ruled["chain"]
     command = tab.inner_text("[data-verify-command]")
-    assert command == (f"gambit verify {first_match}.ndjson --key signing-key.json "
-                       f"--receipt ruling-{first_match}-1-receipt.json")
+    assert command == (
+        f"gambit verify {first_match}.ndjson --key signing-key.json --receipt ruling-{first_match}-1-receipt.json"
+    )
     assert receipt["status"] == "finished"
     tab.emulate_media(media="print")
     assert not tab.is_visible("#print") and not tab.is_visible("header.topbar")
     colours = tab.evaluate("""() => [getComputedStyle(document.body).backgroundColor,
       getComputedStyle(document.querySelector('main')).color, getComputedStyle(document.querySelector('main')).backgroundColor]""")
     assert colours[0] in ("rgb(255, 255, 255)", "rgba(0, 0, 0, 0)") and colours[1] == "rgb(0, 0, 0)"
-    assert tab.evaluate("[...document.querySelectorAll('main details')].every((d) => d.open)"), "nothing folded away in print"
+    assert tab.evaluate("[...document.querySelectorAll('main details')].every((d) => d.open)"), (
+        "nothing folded away in print"
+    )
     screenshot(tab, "ruling-print")
     assert not page_errors(tab), page_errors(tab)
 
@@ -284,19 +312,31 @@ def running_dispute(live_server):
     server = live_server
     desk = new_desk(server.client, "Autumn Cup")
     ada, ben = desk.register("Ada"), desk.register("Ben")
-    match = desk.match({"p1": ada["entrant_id"], "p2": ben["entrant_id"]}, ruleset="dragons-gambit",
-                       config={"target_score": 1000})
-    tokens = {"p1": join(server.client, match["match_id"], invite=ada["invite"])["token"],
-              "p2": join(server.client, match["match_id"], invite=ben["invite"])["token"]}
+    match = desk.match(
+        {"p1": ada["entrant_id"], "p2": ben["entrant_id"]}, ruleset="dragons-gambit", config={"target_score": 1000}
+    )
+    tokens = {
+        "p1": join(server.client, match["match_id"], invite=ada["invite"])["token"],
+        "p2": join(server.client, match["match_id"], invite=ben["invite"])["token"],
+    }
     call_version = play_to_a_call(server, match["match_id"], tokens, random.Random(5))
-    filed = server.client.post(f"/matches/{match['match_id']}/disputes", headers=auth(tokens["p2"]),
-                               json={"call_version": call_version, "reason": "the totals look wrong"})
+    filed = server.client.post(
+        f"/matches/{match['match_id']}/disputes",
+        headers=auth(tokens["p2"]),
+        json={"call_version": call_version, "reason": "the totals look wrong"},
+    )
     assert filed.status_code == 201, filed.get_json()
-    second = server.client.post(f"/matches/{match['match_id']}/disputes", headers=auth(tokens["p1"]),
-                                json={"call_version": call_version, "reason": "and my penalty too"})
+    second = server.client.post(
+        f"/matches/{match['match_id']}/disputes",
+        headers=auth(tokens["p1"]),
+        json={"call_version": call_version, "reason": "and my penalty too"},
+    )
     assert second.status_code == 201, second.get_json()
-    ruled = server.client.post(f"/matches/{match['match_id']}/disputes/1/ruling", headers=desk.organizer,
-                               json={"decision": "upheld", "note": "The totals are right."})
+    ruled = server.client.post(
+        f"/matches/{match['match_id']}/disputes/1/ruling",
+        headers=desk.organizer,
+        json={"decision": "upheld", "note": "The totals are right."},
+    )
     assert ruled.status_code == 201, ruled.get_json()
     assert server.client.get(f"/matches/{match['match_id']}").get_json()["status"] == "active"
     return desk, match["match_id"], tokens
@@ -335,7 +375,9 @@ def test_a_spectators_ruling_of_a_running_match_shows_no_sealed_secret(tab_at, l
     assert fits_the_width(tab), f"the ruling scrolls sideways at {width} px"
     content = tab.content()
     bodies = [r.text() for r in received if r.request.resource_type in ("fetch", "xhr") and r.ok]
-    assert not [s for s in sealed if s in content or any(s in b for b in bodies)], "a sealed secret reached the spectator"
+    assert not [s for s in sealed if s in content or any(s in b for b in bodies)], (
+        "a sealed secret reached the spectator"
+    )
     assert not page_errors(tab), page_errors(tab)
 
     # The organizer (key in the fragment) sees the same ruling with the sealed evidence it may see.
@@ -347,7 +389,7 @@ def test_a_spectators_ruling_of_a_running_match_shows_no_sealed_secret(tab_at, l
 
 
 def test_a_ruling_not_given_yet_and_an_unknown_page_say_so(tab_at, live_server, running_dispute):
-    desk, match_id, _ = running_dispute
+    _, match_id, _ = running_dispute
     tab = tab_at()
     tab.goto(f"{live_server.url}/ruling/{match_id}/2")
     tab.wait_for_selector("[data-page=ruling][data-state=pending]")
