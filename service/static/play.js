@@ -177,7 +177,7 @@ export class Play {
         // Whose token this is comes first: an organizer's or a stranger's is not asked for moves.
         view = await getJSON(`${base}/view`, this.token);
         if (!(this.summary.seats || []).some((s) => s.seat === view.viewer)) {
-          this.notSeat(view.viewer === "organizer" ? "Organizers watch; only seats play." : "This token holds no seat here.");
+          this.notSeat(view.viewer === "organizer" ? this.organizerWords() : "This token holds no seat here.");
           return;
         }
         legal = await getJSON(`${base}/legal-commands`, this.token);
@@ -186,7 +186,7 @@ export class Play {
       }
     } catch (err) {
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-        this.notSeat(err.status === 403 ? "Organizers watch; only seats play." : "This token holds no seat here.");
+        this.notSeat(err.status === 403 ? this.organizerWords() : "This token holds no seat here.");
         return;
       }
       this.showProblem(problemWords(err.status || 0, { code: err.code, detail: err.message }, this.summary.version));
@@ -249,6 +249,13 @@ export class Play {
   }
 
   // A viewer that holds no seat: nothing to offer.
+  // What the panel says to the organizer: seats play; disputes and clocks are the desk's.
+  organizerWords() {
+    const tournament = this.summary && this.summary.tournament_id;
+    return `You watch as the organizer: only seats play.${tournament
+      ? ` Rule disputes and adjust clocks on the organizer's desk, /organize/${tournament}.` : ""}`;
+  }
+
   notSeat(words) {
     this.options.replaceChildren();
     this.panel.dataset.seat = "";

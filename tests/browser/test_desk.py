@@ -293,6 +293,14 @@ def test_a_tournament_is_run_from_the_desk_to_a_printed_ruling(tab_at, live_serv
     screenshot(tab, "ruling-print")
     assert not page_errors(tab), page_errors(tab)
 
+    # On the match's own page, the amended outcome's marker opens the audit of the call it settles.
+    viewer = tab_at(1400)
+    viewer.goto(f"{server.url}/watch/{first_match}")
+    viewer.wait_for_selector("#watch[data-state=ready]")
+    viewer.click(f".marker.dispute[data-version='{ruled['version']}']")
+    viewer.wait_for_selector(f"#audit[data-call-version='{call_version}']")
+    assert "No ruling for this call yet" not in viewer.inner_text("#audit")
+
     # Leak check: the organizer key reached no URL any page asked for, nor any page's DOM.
     for page in (tab, ada):
         assert not [r.url for r in page.recorder.requests if desk.key in r.url]
