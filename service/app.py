@@ -27,6 +27,7 @@ from service import (
     matches,
     meta,
     metrics,
+    pages,
     problems,
     ratelimit,
     receipts,
@@ -132,6 +133,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         export.bp,
         receipts.bp,
         watch.bp,
+        pages.bp,
     ):
         app.register_blueprint(blueprint)
     app.after_request(_caching_by_caller)

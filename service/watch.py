@@ -37,8 +37,8 @@ SECURITY_HEADERS = {
 }
 
 
-def _page(name: str, status: int = 200) -> Response:
-    """One of the viewer's HTML pages, with the security headers."""
+def page(name: str, status: int = 200) -> Response:
+    """One of the service's HTML pages, with the security headers."""
     response = send_from_directory(STATIC, name, mimetype="text/html", max_age=0)
     response.status_code = status
     for key, value in SECURITY_HEADERS.items():
@@ -49,7 +49,7 @@ def _page(name: str, status: int = 200) -> Response:
 @bp.get("/")
 def index() -> Response:
     """The home page: live matches and recent ones, each linking to its watch page."""
-    return _page("index.html")
+    return page("index.html")
 
 
 @bp.get("/watch/<match_id>")
@@ -58,5 +58,5 @@ def watch(match_id: str) -> Response:
     try:
         gambit().matches.match(match_id)
     except MatchNotFound:
-        return _page("not-found.html", 404)
-    return _page("watch.html")
+        return page("not-found.html", 404)
+    return page("watch.html")

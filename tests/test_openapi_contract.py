@@ -289,8 +289,12 @@ def check_response(template: str, method: str, op: dict, response, what: str) ->
     else:  # pragma: no cover - a new media type needs a rule here
         pytest.fail(f"{what}: no check for {mimetype}")
     # The viewer pages answer browsers: their 404 is an HTML page, not problem+json.
-    if response.status_code >= 400 and template != "/watch/{match_id}":
+    if response.status_code >= 400 and template not in HTML_PAGES:
         check_problem(response, what)
+
+
+# The pages browsers open: their 404 is an HTML page, not problem+json.
+HTML_PAGES = {"/watch/{match_id}", "/organize/{tournament_id}", "/entry/{tournament_id}", "/ruling/{match_id}/{number}"}
 
 
 # Operations answered with a success, across the tests that play matches; the last test checks
@@ -336,7 +340,12 @@ def test_a_new_route_without_a_spec_entry_is_caught(app):
 # ----- 2b: every error the code can send, against the spec ---------------------------------------
 
 # Answers of a route that are not problem+json: the viewer's page of an unknown match is an HTML 404.
-NON_PROBLEM_ANSWERS = {("/watch/<match_id>", "GET"): {Sent(404, None)}}
+NON_PROBLEM_ANSWERS = {
+    ("/watch/<match_id>", "GET"): {Sent(404, None)},
+    ("/organize/<tournament_id>", "GET"): {Sent(404, None)},
+    ("/entry/<tournament_id>", "GET"): {Sent(404, None)},
+    ("/ruling/<match_id>/<number>", "GET"): {Sent(404, None)},
+}
 # Errors the reading of the source finds on a path the service cannot take, each with the reason.
 UNREACHABLE = {
     # The list shows ids from the cross-match index, which holds only stored matches (none is ever deleted).
@@ -895,6 +904,12 @@ def test_the_viewer_pages_match_the_contract(api):
         assert api.get(path).status_code == 200, path
     assert api.get("/watch/00000000-0000-0000-0000-000000000000").status_code == 404
     assert api.get("/watch-assets/no-such-file.js").status_code == 404
+    tournament_id = api.post("/tournaments", json={"name": "pages"}).get_json()["tournament_id"]
+    for path in (f"/organize/{tournament_id}", f"/entry/{tournament_id}", f"/ruling/{match['match_id']}/1"):
+        assert api.get(path).status_code == 200, path
+    unknown = "00000000-0000-0000-0000-000000000000"
+    for path in (f"/organize/{unknown}", f"/entry/{unknown}", f"/ruling/{unknown}/1", f"/ruling/{match['match_id']}/x"):
+        assert api.get(path).status_code == 404, path
     PLAYED.add("viewer")
 
 

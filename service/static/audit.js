@@ -2,25 +2,23 @@
 // evidence when this viewer may see it, the server's `verified`, and a re-check in the browser.
 
 import { el, scalar, shortHex, tree } from "./dom.js";
-import { commitmentOf } from "./play-evidence.js";
+import { checkEvidence } from "./play-evidence.js";
+
+/**
+ * Re-open every commitment of an entry's evidence that this viewer may open (revealed to everyone, or
+ * the ruling's copies): {ok: true | false | null, items: [{version, stored, computed, ok, problem}]}.
+ * `storedAt(version)` may give the commitment of the chained record at that version; the entry's
+ * own `commitments` stand in where it gives none.
+ */
+export async function checkEntry(entry, storedAt = () => null) {
+  const opened = Array.isArray(entry.opened) && entry.opened.length ? entry.opened : entry.evidence && entry.evidence.opened;
+  if (!Array.isArray(opened) || opened.length === 0) return { ok: null, items: [] };
+  return checkEvidence(opened, (version) => storedAt(version) || (entry.commitments || {})[String(version)]);
+}
 
 // Re-open every opened commitment of an entry here: true/false, or null when it cannot be checked.
-// `opened` lists the evidence this viewer may open now (revealed to everyone, or the ruling's copies).
 export async function verifyInBrowser(entry) {
-  const opened = Array.isArray(entry.opened) && entry.opened.length ? entry.opened : entry.evidence && entry.evidence.opened;
-  if (!Array.isArray(opened) || opened.length === 0) return null;
-  for (const item of opened) {
-    const stored = (entry.commitments || {})[String(item.version)];
-    let digest;
-    try {
-      digest = await commitmentOf(item.secret, item.salt);
-    } catch {
-      return false; // a value no record can hold (a fraction, an unsafe integer) cannot open a commitment
-    }
-    if (digest === null) return null;
-    if (!stored || digest !== stored) return false;
-  }
-  return true;
+  return (await checkEntry(entry)).ok;
 }
 
 // A verified flag as a badge.

@@ -4,6 +4,7 @@
 import { listMatches } from "./api.js";
 import { outcomeText } from "./board-parts.js";
 import { el } from "./dom.js";
+import { MatchForm } from "./match-form.js";
 
 const REFRESH_MS = 10000;
 const COLUMNS = ["", "Match", "Game", "Status", "Version", "Seats", "Outcome", "Created"];
@@ -102,6 +103,14 @@ function main() {
       });
     });
   }
+  // The create form is built on request: it reads every ruleset's declarations.
+  document.querySelector("#create-open").addEventListener("click", () => {
+    new MatchForm(document.querySelector("#create-match"), { onCreated: () => refresh() }).start().catch((err) => {
+      const box = document.querySelector("#error");
+      box.hidden = false;
+      box.textContent = `Could not load the games: ${err.message}`;
+    });
+  });
   refresh();
   setInterval(() => { if (!pagedOn) refresh(); }, REFRESH_MS);
 }

@@ -122,6 +122,7 @@ export class CallLog {
     this.list = list;
     this.storedAt = storedAt;
     this.lines = new Map(); // ruling (or call) version -> <li>
+    this.decorate = null;   // entry -> a control to add to its line (the seat's "dispute this call"), or null
   }
 
   // Forget every line (the viewer changed).
@@ -145,6 +146,10 @@ export class CallLog {
     const check = el("span", { class: "call-check muted" }, "checking evidence…");
     const line = el("li", { class: `call verdict-${entry.verdict}`, "data-call-version": String(version) },
       el("span", { class: "call-text" }, `v${version}: ${describeCall(entry)}`), " · ", check);
+    // A line drawn again keeps its control as it is (a half-typed dispute survives a reload of the calls).
+    const kept = this.lines.has(version) ? this.lines.get(version).querySelector(".dispute-call") : null;
+    if (kept) line.append(kept);
+    else if (this.decorate) line.append(this.decorate(entry) || "");
     this.put(version, line);
     const result = await checkEvidence(entry.opened, (v) => this.storedAt(v) || (entry.commitments || {})[String(v)]);
     const [text, tone] = checkWords(result, entry);

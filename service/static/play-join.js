@@ -1,7 +1,10 @@
 // Taking a seat from the watch page: the join form on a match with free seats (POST /matches/{id}/seats),
 // and the link that keeps the seat (its token in the URL fragment, which never reaches the server).
+// Opened from an entrant's page as `/watch/<id>#invite=…`, the form joins with the entrant's invite
+// (`{"invite": …}`): the service then seats the entrant where it is paired, under its name by default.
 
 import { authHeaders } from "./api.js";
+import { readInvite, rememberInvite } from "./credentials.js";
 import { el } from "./dom.js";
 import { problemWords } from "./play-problem.js";
 
@@ -16,6 +19,9 @@ export class JoinBox {
     this.useToken = useToken;
     this.summary = null;
     this.seatSelect = null;
+    // An entrant's invite for this match, from the fragment (kept for this tab until the seat is taken).
+    this.inviteScope = `match:${matchId}`;
+    this.invite = readInvite(this.inviteScope);
   }
 
   /** Draw the form for the page's summary and token (nothing when the page may not join). */
@@ -25,6 +31,10 @@ export class JoinBox {
     const joinable = !token && summary.status !== "finished" && free.length > 0;
     if (!joinable) {
       this.box.replaceChildren();
+      return;
+    }
+    if (this.invite) {
+      if (!this.box.querySelector("form.invite-join")) this.box.replaceChildren(this.inviteForm());
       return;
     }
     if (this.box.querySelector("form")) {
@@ -47,6 +57,21 @@ export class JoinBox {
     this.box.replaceChildren(form);
   }
 
+  // The form of an entrant's invite: the service picks the entrant's paired seat (or any open unpaired one).
+  inviteForm() {
+    const name = el("input", { name: "name", maxlength: "64", placeholder: "your entrant name", autocomplete: "nickname" });
+    const form = el("form", { class: "play-join-form invite-join", "data-testid": "join-form", autocomplete: "off" },
+      el("h3", {}, "Take your seat"),
+      el("p", { class: "hint" }, "You join with your entrant invite: your seat is the one the organizer paired you to."),
+      el("label", {}, "Name (optional) ", name),
+      el("button", { type: "submit" }, "Join with my invite"));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.join(name.value.trim(), null, form);
+    });
+    return form;
+  }
+
   // The seat select: any free seat, or one by name.
   updateSeatChoice(free) {
     const keep = this.seatSelect.value;
@@ -57,26 +82,32 @@ export class JoinBox {
 
   // POST /matches/{id}/seats, then become that seat (the token is kept like a pasted one).
   async join(name, seat, form) {
-    if (!name) {
+    if (!name && !this.invite) {
       this.showProblem(["Type a name to join.", ""]);
       return;
     }
+    const body = this.invite ? { invite: this.invite } : {};
+    if (name) body.name = name;
+    if (seat) body.seat = seat;
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
       const response = await fetch(`/matches/${encodeURIComponent(this.matchId)}/seats`, {
         method: "POST",
         headers: authHeaders(null, { "Content-Type": "application/json" }),
-        body: JSON.stringify(seat ? { name, seat } : { name }),
+        body: JSON.stringify(body),
         cache: "no-store",
       });
-      const body = await response.json().catch(() => ({}));
+      const answer = await response.json().catch(() => ({}));
       if (response.status !== 201) {
-        this.showProblem(problemWords(response.status, body, this.summary.version));
+        this.showProblem(problemWords(response.status, answer, this.summary.version));
         return;
       }
       this.showProblem(null);
-      await this.useToken(body.token);
+      // The seat's token takes over; the invite is not needed on this page any more.
+      rememberInvite(this.inviteScope, null);
+      this.invite = null;
+      await this.useToken(answer.token);
     } catch (err) {
       this.showProblem([`Could not join: ${err.message}.`, ""]);
     } finally {

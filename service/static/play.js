@@ -13,6 +13,7 @@ import { ApiError, getJSON } from "./api.js";
 import { el } from "./dom.js";
 import { BoardPicks } from "./play-board.js";
 import { Labeller, optionGroups } from "./play-controls.js";
+import { disputeControl } from "./play-dispute.js";
 import { CallLog } from "./play-evidence.js";
 import { JoinBox, keepLink } from "./play-join.js";
 import { problemWords, renderProblem } from "./play-problem.js";
@@ -46,6 +47,9 @@ export class Play {
     this.build();
     this.joining = new JoinBox(this.joinBox, { matchId, useToken, showProblem: (words) => this.showProblem(words) });
     this.calls = new CallLog(this.callList, (v) => commitmentAt(v));
+    // A seat of a tournament match may dispute a ruled call; the organizer rules on it.
+    this.calls.decorate = (entry) => (this.token && this.summary && this.summary.tournament_id && entry.verdict
+      ? disputeControl(entry, { matchId: this.matchId, token: this.token }) : null);
     this.picking = new BoardPicks(board, this.picksBox, this);
   }
 
@@ -180,7 +184,7 @@ export class Play {
         // Whose token this is comes first: an organizer's or a stranger's is not asked for moves.
         view = await getJSON(`${base}/view`, this.token);
         if (!(this.summary.seats || []).some((s) => s.seat === view.viewer)) {
-          this.notSeat(view.viewer === "organizer" ? "Organizers watch; only seats play." : "This token holds no seat here.");
+          this.notSeat(view.viewer === "organizer" ? this.organizerWords() : "This token holds no seat here.");
           return;
         }
         legal = await getJSON(`${base}/legal-commands`, this.token);
@@ -189,7 +193,7 @@ export class Play {
       }
     } catch (err) {
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-        this.notSeat(err.status === 403 ? "Organizers watch; only seats play." : "This token holds no seat here.");
+        this.notSeat(err.status === 403 ? this.organizerWords() : "This token holds no seat here.");
         return;
       }
       this.showProblem(problemWords(err.status || 0, { code: err.code, detail: err.message }, this.summary.version));
@@ -253,6 +257,13 @@ export class Play {
   }
 
   // A viewer that holds no seat: nothing to offer.
+  // What the panel says to the organizer: seats play; disputes and clocks are the desk's.
+  organizerWords() {
+    const tournament = this.summary && this.summary.tournament_id;
+    return `You watch as the organizer: only seats play.${tournament
+      ? ` Rule disputes and adjust clocks on the organizer's desk, /organize/${tournament}.` : ""}`;
+  }
+
   notSeat(words) {
     this.options.replaceChildren();
     this.panel.dataset.seat = "";

@@ -14,6 +14,7 @@ export function markersFrom(records) {
     const key = `${marker.type}@${marker.version}`;
     if (!out.has(key)) out.set(key, marker);
   };
+  const disputedCall = new Map();  // dispute number -> the call it is about (an amended outcome names only the dispute)
   for (const record of records) {
     const call = record.public && record.public.bluff_call;
     if (call && typeof call === "object") {
@@ -33,7 +34,8 @@ export function markersFrom(records) {
       const p = record.public || {};
       const what = record.kind === "DisputeFiled" ? `dispute ${p.dispute} filed by ${p.filed_by}`
         : record.kind === "DisputeRuled" ? `dispute ${p.dispute} ruled: ${p.decision}` : `outcome amended (dispute ${p.dispute})`;
-      add({ version: record.version, type: "dispute", callVersion: p.call_version ?? null,
+      if (Number.isInteger(p.call_version)) disputedCall.set(p.dispute, p.call_version);
+      add({ version: record.version, type: "dispute", callVersion: p.call_version ?? disputedCall.get(p.dispute) ?? null,
             label: `v${record.version} · ${what}` });
     }
   }
