@@ -327,11 +327,13 @@ function startLive() {
     return;
   }
   page.timeline.waitAtEnd = true;
-  const live = follow(page.matchId, page.token, () => latest(), {
+  let live = null;
+  live = follow(page.matchId, page.token, () => latest(), {
     onRecord: (record) => { onRecord(record).catch((err) => console.warn(`record v${record.version}: ${err.message}`)); },
     onEnd: () => { page.timeline.waitAtEnd = false; },
     onState: (state) => {
-      if (page.live !== live && page.live !== null) return;
+      // A follower this page stopped (the viewer changed) has no say any more.
+      if (live !== null && page.live !== live) return;
       setConnection(state);
     },
     onResume: () => { resync().catch((err) => console.warn(`catching up: ${err.message}`)); },
