@@ -88,8 +88,14 @@ def hold_first_command(tab) -> list:
 def commands_sent(tab) -> list[dict]:
     """Every command POST the page makes: its If-Match and Idempotency-Key."""
     sent: list[dict] = []
-    tab.on("request", lambda r: sent.append({"if_match": r.headers.get("if-match"), "key": r.headers.get("idempotency-key")})
-           if r.method == "POST" and r.url.endswith("/commands") else None)
+    tab.on(
+        "request",
+        lambda r: (
+            sent.append({"if_match": r.headers.get("if-match"), "key": r.headers.get("idempotency-key")})
+            if r.method == "POST" and r.url.endswith("/commands")
+            else None
+        ),
+    )
     return sent
 
 
@@ -123,8 +129,10 @@ def test_two_seats_acting_at_the_same_instant_are_both_recorded_without_choosing
     state = panel(first)
     assert state["resent"] == "1", state
     assert state["posted"] == "1", "the seat saw one outcome: its move recorded"
-    assert first.locator("[data-testid=play-problem]").is_hidden(), first.locator("[data-testid=play-problem]").text_content()
-    assert [s["if_match"] for s in sent][0] == f'"{offered_at}"'
+    assert first.locator("[data-testid=play-problem]").is_hidden(), first.locator(
+        "[data-testid=play-problem]"
+    ).text_content()
+    assert sent[0]["if_match"] == f'"{offered_at}"'
     assert len(sent) == 2 and sent[1]["if_match"] != sent[0]["if_match"], sent
     assert sent[0]["key"] != sent[1]["key"], "a new request for the new version has its own Idempotency-Key"
 
@@ -161,7 +169,9 @@ def test_a_stale_move_after_a_change_the_seat_can_see_is_refused_and_the_change_
     if details.count() and not details.evaluate("d => d.open"):
         details.locator("summary").click()
     button.click()
-    tab.wait_for_function("n => Number(document.querySelector('[data-testid=play-panel]').dataset.posted || 0) > n", arg=before)
+    tab.wait_for_function(
+        "n => Number(document.querySelector('[data-testid=play-panel]').dataset.posted || 0) > n", arg=before
+    )
     assert panel(tab)["last"] == "version_mismatch"
     words = tab.locator("[data-testid=play-problem]").text_content()
     assert f"moved on past version {offered_at}" in words and "choose again" in words, words

@@ -84,9 +84,7 @@ def assert_caught_up(tab, server, match_id: str, token: str, seat: str) -> None:
     """The page shows the newest version, its board and view, whose move it is, LIVE, and the seat's moves."""
     summary = server.client.get(f"/matches/{match_id}").get_json()
     latest = summary["version"]
-    tab.wait_for_function(
-        "v => document.querySelector('[data-current-version]').textContent === String(v)", arg=latest
-    )
+    tab.wait_for_function("v => document.querySelector('[data-current-version]').textContent === String(v)", arg=latest)
     tab.wait_for_selector("#live[data-state=live]")
     tab.wait_for_function(
         "([sel, v]) => { const p = document.querySelector(sel);"
@@ -162,7 +160,9 @@ def test_a_timed_page_offline_runs_no_clock_and_runs_the_right_one_once_back(sea
     tab = seat_page
     client = live_server.client
     fischer = {"kind": "fischer", "initial_s": 600, "increment_s": 5}
-    match = client.post("/matches", json={"ruleset": "gambitz", "config": {"players": 2, "time_control": fischer}}).get_json()
+    match = client.post(
+        "/matches", json={"ruleset": "gambitz", "config": {"players": 2, "time_control": fischer}}
+    ).get_json()
     tokens = join_all(client, match)
     match_id = match["match_id"]
     open_seat(tab, live_server, match_id, tokens["p2"])
