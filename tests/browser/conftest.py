@@ -21,16 +21,8 @@ from service.settings import Settings
 from tests.support.api import auth, create_match, join_all, legal_options, play_to_end
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -184,7 +176,6 @@ CONFIGS = {
 
 def _prefer(rng: random.Random):
     """Favour long, eventful games: no resigning, bluff calls now and then, late Final Gambits."""
-
     def prefer(command: dict) -> bool:
         kind = command["type"]
         if kind == "resign":
@@ -194,7 +185,6 @@ def _prefer(rng: random.Random):
         if kind == "call_final_gambit":
             return rng.random() < 0.2
         return True
-
     return prefer
 
 
@@ -208,14 +198,8 @@ def finished_match(server: LiveServer, ruleset: str, seed: int = 5) -> tuple[str
     return match["match_id"], tokens
 
 
-def active_match(
-    server: LiveServer,
-    ruleset: str,
-    moves: int,
-    seed: int = 7,
-    tournament_id: str | None = None,
-    organizer_key: str | None = None,
-):
+def active_match(server: LiveServer, ruleset: str, moves: int, seed: int = 7, tournament_id: str | None = None,
+                 organizer_key: str | None = None):
     """An active match after `moves` random legal commands (in a tournament: created by its organizer);
     returns (match id, tokens, rng)."""
     client = server.client

@@ -35,7 +35,6 @@ def _remaining(page, seat: str) -> int:
 
 def _server_date_is(page, instant) -> None:
     """Serve the clock resource to the page with `instant` as its Date (the page takes the server's time from it)."""
-
     def dated(route) -> None:
         response = route.fetch()
         route.fulfill(response=response, headers={**response.headers, "date": format_datetime(instant, usegmt=True)})

@@ -216,11 +216,8 @@ def play_one_step(seats: list, rng: random.Random, ruleset: str, counts: dict) -
             (candidate, group_choices)
             for candidate, candidate_types in choices
             for candidate_kind in candidate_types
-            if (
-                group_choices := candidate.locator(
-                    f"{PANEL} .play-type[data-type='{candidate_kind}'] [data-testid=legal-choice]"
-                )
-            ).count()
+            if (group_choices := candidate.locator(
+                f"{PANEL} .play-type[data-type='{candidate_kind}'] [data-testid=legal-choice]")).count()
         ]
         if offered:
             tab, group_choices = rng.choice(offered)
