@@ -107,7 +107,10 @@ def test_every_game_has_a_log_in_plain_words_for_each_viewer_with_hidden_parts_h
         lines = log_lines(tab)
         assert sorted(lines) == list(range(1, latest + 1)), "one line per record"
         for version, text in lines.items():
-            assert text.strip() and "undefined" not in text and "[object" not in text and "null" not in text, (version, text)
+            assert text.strip() and "undefined" not in text and "[object" not in text and "null" not in text, (
+                version,
+                text,
+            )
         logs[viewer] = lines
     assert "joined as" in logs[None][2]
 
@@ -146,7 +149,7 @@ def test_every_game_has_a_log_in_plain_words_for_each_viewer_with_hidden_parts_h
 
 def test_a_card_played_and_a_piece_moved_read_as_sentences_and_are_marked_on_the_board(tabs, live_server):
     tab = tabs[0]
-    match_id, tokens, rng = active_match(live_server, "gambitz", moves=4, seed=3)
+    match_id, _, _ = active_match(live_server, "gambitz", moves=4, seed=3)
     records = live_server.client.get(f"/matches/{match_id}/events?limit=500").get_json()["events"]
     played = [r for r in records if r["kind"] == "CardPlayed"][-1]
     open_page(tab, live_server, match_id)
@@ -161,7 +164,7 @@ def test_a_card_played_and_a_piece_moved_read_as_sentences_and_are_marked_on_the
     assert tab.locator(f"#board [data-stack='{p['stack']}'].last-move").count() == 1
     assert tab.locator("#live[data-state=behind]").count() == 1, "a page moved back by the log is not LIVE"
 
-    board_id, board_tokens, _ = active_match(live_server, "gambit-board", moves=4, seed=5)
+    board_id, _, _ = active_match(live_server, "gambit-board", moves=4, seed=5)
     board_records = live_server.client.get(f"/matches/{board_id}/events?limit=500").get_json()["events"]
     moved = [r for r in board_records if r["kind"] == "PieceMoved"][-1]
     plan = moved["public"]["plan"]
@@ -254,6 +257,7 @@ def test_a_low_clock_is_marked_and_announced(tabs, live_server):
         ).get_json()
         for seat in ("p1", "p2"):
             live_server.client.post(f"/matches/{match['match_id']}/seats", json={"name": seat, "seat": seat})
+
         # The page takes the server's time from the clock resource's Date: the server's is START.
         def dated(route) -> None:
             response = route.fetch()
