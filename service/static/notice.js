@@ -42,7 +42,7 @@ export class TurnNotice {
 
   // The switch shows its state in its words and aria-pressed.
   drawToggle() {
-    this.toggle.textContent = this.sound ? "🔔 sound on" : "🔕 sound off";
+    this.toggle.textContent = this.sound ? "Sound: on" : "Sound: off";
     this.toggle.setAttribute("aria-pressed", String(this.sound));
   }
 
