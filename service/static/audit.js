@@ -1,6 +1,7 @@
 // The audit panel of one bluff call / Final Gambit call: claim, verdict, consequences,
 // evidence when this viewer may see it, the server's `verified`, and a re-check in the browser.
 
+import { callKind, callSentence, verdictWords } from "./calls.js";
 import { el, scalar, shortHex, tree } from "./dom.js";
 import { checkEvidence } from "./play-evidence.js";
 
@@ -46,12 +47,12 @@ export function renderAudit(panel, { entry, marker, disputes, onClose }) {
     if (!["consequences", "evidence", "commitments", "salt", "verified", "disputes", "ruling_commitment",
           "evidence_versions", "hand_totals", "opened"].includes(key)) claim[key] = value;
   }
-  const verdict = entry.verdict === "true" ? "claim TRUE" : entry.verdict === "false" ? "claim FALSE" : scalar(entry.verdict);
   panel.append(
-    el("p", { class: `verdict verdict-${entry.verdict}` }, `Verdict: ${verdict}`),
+    el("p", { class: `verdict verdict-${entry.verdict}`, "data-call-kind": callKind(entry) }, callSentence(entry)),
+    el("p", { class: "muted" }, `Ruling: ${verdictWords(entry)}`),
     el("div", { class: "verified", id: "audit-verified" }, verifiedBadge(entry.verified, "verified (server)"),
       el("span", { id: "audit-browser-check" })),
-    el("h3", {}, "Claim"), tree(claim),
+    el("h3", {}, callKind(entry) === "bluff" ? "Claim" : "What was sealed or said"), tree(claim),
     el("h3", {}, "Consequences"), tree(entry.consequences || {}),
     ...(entry.hand_totals ? [el("h3", {}, "Hand totals"), tree(entry.hand_totals)] : []),
     el("h3", {}, "Evidence"),

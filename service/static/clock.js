@@ -5,6 +5,13 @@
 // by watch.js for every frame) carries `clock`. Only the live countdown needs the server's time:
 // it is taken from the `Date` header of the public clock resource, so a wrong clock on this
 // computer does not make a seat look out of time.
+//
+// A clock counts down only while the page is connected and shows the newest version: a page that
+// lost its connection shows each seat's time as of the version on screen, running for nobody, so it
+// never runs the clock of a seat whose turn may be over. A seat low on time (under 10% of its time,
+// or under 30 s) is marked `low` and announced once through the live region.
+
+import { announce } from "./notice.js";
 
 const root = document.getElementById("watch");
 const source = document.getElementById("view-json");
@@ -13,6 +20,7 @@ const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).
 let shown = null;       // the clock of the version on screen (null: untimed)
 let serverOffset = 0;   // server time minus this computer's time, in ms
 let offsetFor = null;   // the latest version the offset was measured at
+const lowSeats = new Set();  // the seats already announced as low on time
 
 const panel = document.createElement("section");
 panel.id = "clock";
@@ -38,8 +46,19 @@ function controlText(control) {
   return control.kind;
 }
 
+/** Whether the clock may count down: the newest version on screen and the connection up. */
 function atLatest() {
-  return root && root.dataset.version !== "" && root.dataset.version === root.dataset.latest;
+  return root && root.dataset.version !== "" && root.dataset.version === root.dataset.latest
+    && root.dataset.connection !== "reconnecting";
+}
+
+/** The time under which a seat is low: 10% of its control's time, or 30 s (a quarter, for a short control). */
+export function lowThresholdMs(control) {
+  if (!control) return 30000;
+  const base = control.kind === "fischer" ? control.initial_s * 1000
+    : control.kind === "per_decision" ? control.per_decision_s * 1000 : 0;
+  if (!base) return 30000;
+  return Math.max(base * 0.1, Math.min(30000, base * 0.25));
 }
 
 /** A seat's time left now: counted down from its deadline at the latest version, else as of the version shown. */
@@ -69,9 +88,19 @@ function render() {
     name.textContent = seat;
     const time = document.createElement("dd");
     const left = remaining(seatClock);
-    time.textContent = formatMs(left) + (seatClock.running && !shown.paused ? " · running" : "");
+    const counting = seatClock.running && !shown.paused && atLatest();
+    time.textContent = formatMs(left) + (counting ? " · running" : "");
+    const low = left > 0 && left <= lowThresholdMs(shown.time_control);
+    time.classList.toggle("low", low);
+    if (low && counting && !lowSeats.has(seat)) {
+      lowSeats.add(seat);
+      announce(`${seat} is low on time: ${formatMs(left)} left.`);
+    } else if (!low) {
+      lowSeats.delete(seat);
+    }
     time.dataset.seat = seat;
     time.dataset.running = String(Boolean(seatClock.running));
+    time.dataset.counting = String(counting);
     time.dataset.remainingMs = String(Math.max(0, Math.round(left)));
     if (seatClock.running && left <= 0) time.dataset.out = "true";
     list.append(name, time);
@@ -107,6 +136,8 @@ function readView() {
 if (source) {
   new MutationObserver(readView).observe(source, { childList: true, characterData: true, subtree: true });
   readView();
+  // The connection going down stops the countdown at once, not at the next version.
+  if (root) new MutationObserver(render).observe(root, { attributes: true, attributeFilter: ["data-connection"] });
   setInterval(() => {
     if (shown && atLatest()) render();
   }, 250);

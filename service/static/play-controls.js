@@ -35,24 +35,38 @@ export function moveWords(body, labeller) {
   return `${body.piece} ${body.from ? `${body.from}→` : "→ "}${body.to} · ${claims.length ? `claim ${claims.map((c) => labeller.value(c)).join(" + ")}` : "no claim"}`;
 }
 
-/** A button that plays one listed command (`label` replaces its fields in words). */
+/** The command types that give up the match: offered as a Resign (or Concede) button that asks first. */
+export const GIVING_UP = ["resign", "concede"];
+
+/** A button that plays one listed command (`label` replaces its fields in words; giving up asks for a confirming second click, or Cancel). */
 export function commandButton(body, labeller, onPlay, label = null) {
-  const danger = ["resign", "concede"].includes(body.type);
+  const danger = GIVING_UP.includes(body.type);
   const fields = label || labeller.fields(body);
+  const words = () => [el("strong", {}, typeWords(body.type)), fields ? ` · ${fields}` : ""];
   const button = el("button", {
     type: "button", class: `play-command${danger ? " danger" : ""}`, "data-testid": "legal-command",
     "data-type": body.type, "data-body": JSON.stringify(body), title: labeller.body(body),
-  }, el("strong", {}, typeWords(body.type)), fields ? ` · ${fields}` : "");
+    "data-give-up": danger ? body.type : null,
+  }, words());
+  const cancel = danger ? el("button", { type: "button", class: "play-cancel", "data-action": "cancel-give-up", hidden: true }, "Cancel") : null;
+  // Back to the plain button: nothing was sent.
+  const disarm = () => {
+    button.dataset.armed = "no";
+    button.replaceChildren(...words());
+    cancel.hidden = true;
+  };
+  if (cancel) cancel.addEventListener("click", disarm);
   button.addEventListener("click", () => {
     // Giving up the match takes a second click, so a stray tap cannot end it.
     if (danger && button.dataset.armed !== "yes") {
       button.dataset.armed = "yes";
-      button.append(" — click again to confirm");
+      button.replaceChildren(el("strong", {}, `Confirm: ${typeWords(body.type).toLowerCase()} this match?`));
+      cancel.hidden = false;
       return;
     }
     onPlay(body);
   });
-  return button;
+  return cancel ? el("span", { class: "play-give-up" }, button, cancel) : button;
 }
 
 // ----- choice forms -------------------------------------------------------------------------------
@@ -133,7 +147,7 @@ export function choiceForm(choices, labeller, onPlay) {
  */
 export function optionGroups(legal, labeller, onPlay) {
   const types = [...new Set([...legal.commands, ...legal.choices].map((o) => o.type))];
-  types.sort((a, b) => (["resign", "concede"].includes(a) ? 1 : 0) - (["resign", "concede"].includes(b) ? 1 : 0));
+  types.sort((a, b) => (GIVING_UP.includes(a) ? 1 : 0) - (GIVING_UP.includes(b) ? 1 : 0));
   const forms = [];
   const groups = types.map((type) => {
     const commands = legal.commands.filter((c) => c.type === type);

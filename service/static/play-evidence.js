@@ -2,6 +2,7 @@
 // committed again with WebCrypto SHA-256 exactly as docs/verification.md says (canonical JSON of
 // {"salt", "secret"}) and compared with the commitment stored in the record at that version.
 
+import { callSentence } from "./calls.js";
 import { el } from "./dom.js";
 
 const MAX_JSON_INT = 2 ** 53 - 1;
@@ -81,23 +82,9 @@ export async function checkEvidence(items, storedAt) {
   return { ok: results.every((r) => r.ok), items: results };
 }
 
-// A value of a call in plain words ("lowest_hand" → "lowest hand").
-function words(value) {
-  return String(value).replaceAll("_", " ");
-}
-
-/** One call (an audit entry, or a record's public `bluff_call`) as a sentence. */
+/** One call (an audit entry, or a record's public `bluff_call`) as a sentence that says what happened. */
 export function describeCall(call) {
-  const what = call.power || call.claim || call.kind || "claim";
-  const on = call.piece || call.card;
-  const claimant = call.claimant || "?";
-  const subject = call.caller && call.caller !== claimant
-    ? `${call.caller} called ${claimant}'s ${words(what)}`
-    : `${claimant}'s ${words(what)}`;
-  const verdict = call.verdict === "true" ? "claim TRUE" : call.verdict === "false" ? "claim FALSE"
-    : call.verdict ? words(call.verdict) : "awaiting the ruling";
-  const loser = (call.consequences || {}).piece_lost_by;
-  return `${subject}${on ? ` (${on})` : ""}: ${verdict}${loser ? ` — ${loser} loses a piece` : ""}`;
+  return callSentence(call);
 }
 
 // What the check of one entry says, in words, and its CSS class.

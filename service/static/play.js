@@ -3,23 +3,30 @@
 // why a move was refused, follow the match live, and list bluff calls with the evidence re-checked.
 // The parts live beside this file: play-join.js (taking and keeping a seat), play-controls.js (the
 // moves as controls), play-board.js (picking a move on the board), play-submit.js (sending it),
-// play-problem.js (why it was refused), play-evidence.js (the bluff calls).
+// play-problem.js (why it was refused), play-resend.js (a stale move sent again when nothing the
+// seat can see changed), play-evidence.js (the bluff calls).
 //
 // The panel's data attributes tell tests and scripts where it is: data-state (spectator, loading,
-// ready, waiting, posting, finished, not-seat), data-version (the version the offered moves are
-// for), data-seat, data-last (ok, or the code of the last refused move).
+// ready, waiting, posting, finished, not-seat, offline), data-version (the version the offered
+// moves are for), data-seat, data-last (ok, or the code of the last refused move), data-resent (how
+// many stale moves were sent again by themselves).
 
-import { ApiError, getJSON } from "./api.js";
+import { ApiError, getAllEvents, getJSON } from "./api.js";
 import { el } from "./dom.js";
 import { BoardPicks } from "./play-board.js";
 import { Labeller, optionGroups } from "./play-controls.js";
 import { disputeControl } from "./play-dispute.js";
 import { CallLog } from "./play-evidence.js";
+import { backoffMs } from "./live.js";
 import { JoinBox, keepLink } from "./play-join.js";
 import { problemWords, renderProblem } from "./play-problem.js";
+import { decideResend } from "./play-resend.js";
 import { newIntent, sendCommand } from "./play-submit.js";
 
 export { problemWords };
+
+// How many times in a row a stale move is sent again by itself before the seat is asked.
+const MAX_RESENDS = 3;
 
 // The offered moves without their version: equal keys mean the same controls.
 function movesKey(legal) {
@@ -29,8 +36,9 @@ function movesKey(legal) {
 /** The play panel of the watch page. */
 export class Play {
   // `panel` is the #play section; hooks: useToken(token) switches the page's viewer, commitmentAt(v)
-  // the commitment of the record at version v the page holds, board the #board element.
-  constructor(panel, { matchId, useToken, commitmentAt, board }) {
+  // the commitment of the record at version v the page holds, board the #board element,
+  // describe(record) a record in words (the game log's), onTurn(mine) whether the seat is to act.
+  constructor(panel, { matchId, useToken, commitmentAt, board, describe = (r) => r.kind, onTurn = () => {} }) {
     this.panel = panel;
     this.matchId = matchId;
     this.board = board;
@@ -44,6 +52,11 @@ export class Play {
     this.refreshing = null;    // the pending refresh, if any
     this.again = false;        // another refresh was asked for while one ran
     this.timer = null;
+    this.describe = describe;
+    this.onTurn = onTurn;
+    this.connection = "connecting";
+    this.failures = 0;         // failed reads in a row (the backoff of the next try)
+    this.retry = null;         // the timer of the next try
     this.build();
     this.joining = new JoinBox(this.joinBox, { matchId, useToken, showProblem: (words) => this.showProblem(words) });
     this.calls = new CallLog(this.callList, (v) => commitmentAt(v));
@@ -85,6 +98,7 @@ export class Play {
     const viewerChanged = token !== this.token || !this.summary;
     this.summary = summary;
     this.token = token || null;
+    this.onTurn(false);
     if (viewerChanged) {
       this.legal = null;
       this.picking.reset();
@@ -104,6 +118,19 @@ export class Play {
       this.status.textContent = summary.status === "open" ? "Waiting for players to join." : "You are watching as a spectator.";
       this.panel.dataset.seat = "";
     } else {
+      this.refresh();
+    }
+  }
+
+  /** The page's connection: while it is lost, nothing here claims to be current. */
+  setConnection(state) {
+    const was = this.connection;
+    this.connection = state;
+    if (state === "reconnecting" && this.legal && this.panel.dataset.state !== "finished") {
+      this.setState("offline");
+      this.onTurn(false);
+      this.status.textContent = `You are ${this.legal.seat}. The connection was lost: reconnecting… your moves are read again once it is back.`;
+    } else if (state === "live" && was === "reconnecting" && this.token) {
       this.refresh();
     }
   }
@@ -196,10 +223,17 @@ export class Play {
         this.notSeat(err.status === 403 ? this.organizerWords() : "This token holds no seat here.");
         return;
       }
-      this.showProblem(problemWords(err.status || 0, { code: err.code, detail: err.message }, this.summary.version));
-      this.setState(this.legal ? "ready" : "waiting");
+      // Offline or a server hiccup: say so instead of a stale "your move", and read again soon.
+      this.failures += 1;
+      this.setState("offline");
+      this.onTurn(false);
+      this.status.textContent = `Cannot reach the server (${err.message}): your moves are read again in a moment.`;
+      clearTimeout(this.retry);
+      this.retry = setTimeout(() => this.refresh(), backoffMs(this.failures));
       return;
     }
+    this.failures = 0;
+    clearTimeout(this.retry);
     if (view.status === "finished") {
       this.finish();
       return;
@@ -254,6 +288,7 @@ export class Play {
         + (this.options.querySelector("[data-board-moves]") ? " Pick a piece on the board, then its square."
           : this.board.querySelector(".play-can") ? " Pick from the list, or click the board." : "");
     }
+    this.onTurn(view.status === "active" && this.offeredCount() > 0 && (view.to_act || []).includes(legal.seat));
   }
 
   // A viewer that holds no seat: nothing to offer.
@@ -265,6 +300,7 @@ export class Play {
   }
 
   notSeat(words) {
+    this.onTurn(false);
     this.options.replaceChildren();
     this.panel.dataset.seat = "";
     this.setState("not-seat");
@@ -273,6 +309,7 @@ export class Play {
 
   // The match is over: its outcome instead of moves.
   finish() {
+    this.onTurn(false);
     this.options.replaceChildren();
     this.picksBox.hidden = true;
     this.setState("finished");
@@ -286,15 +323,17 @@ export class Play {
   // ----- playing ------------------------------------------------------------------------------------
 
   /** Post one command as the seat: If-Match the offered version, one Idempotency-Key per intent. */
-  async play(body, intent = null) {
+  async play(body, intent = null, resends = 0) {
     if (this.posting || !this.legal) return;
     const attempt = intent || newIntent(body, this.legal.version);
+    // What the seat saw when it chose: a refusal as stale is judged against it.
+    const seen = { legal: this.legal, view: this.view };
     this.posting = true;
     this.setState("posting");
     this.showProblem(null);
     const { response, failure } = await sendCommand(this.matchId, this.token, attempt);
-    this.posting = false;
     if (!response) {
+      this.posting = false;
       this.showProblem(problemWords(0, { code: "network_error", detail: failure ? failure.message : "no answer" }, attempt.version),
         () => this.play(attempt.body, attempt));
       this.panel.dataset.last = "network_error";
@@ -303,16 +342,62 @@ export class Play {
       return;
     }
     const answer = await response.json().catch(() => ({}));
+    if (this.isStale(response.status, answer) && resends < MAX_RESENDS) {
+      // Judged before the answer counts as posted: a move sent again has one outcome, its last.
+      const again = await this.sendAgain(attempt, seen, problemWords(response.status, answer, attempt.version));
+      if (again) {
+        this.panel.dataset.resent = String(Number(this.panel.dataset.resent || 0) + 1);
+        this.posting = false;
+        await this.play(attempt.body, newIntent(attempt.body, this.legal.version), resends + 1);
+        return;
+      }
+    }
+    this.posting = false;
     this.panel.dataset.posted = String(Number(this.panel.dataset.posted || 0) + 1);
     if (response.status === 201) {
       this.panel.dataset.last = "ok";
       this.picking.reset();
     } else {
       this.panel.dataset.last = answer.code || String(response.status);
-      this.showProblem(problemWords(response.status, answer, attempt.version));
+      if (!this.isStale(response.status, answer) || resends >= MAX_RESENDS) {
+        this.showProblem(problemWords(response.status, answer, attempt.version));
+      }
     }
     // After a write, a stale version or a clash alike: offer what is legal now.
     await this.refresh();
+  }
+
+  // A refusal because another write came first: 412 (stale If-Match) or 409 (written at the same moment).
+  isStale(status, answer) {
+    return status === 412 || (status === 409 && answer.code !== "seat_unavailable");
+  }
+
+  // After a stale refusal: read the moves, the view and the records since the move's version, and
+  // decide whether nothing the seat can see changed (play-resend.js); else show `words` and what
+  // changed. True when the same body may be sent again for the new version.
+  async sendAgain(attempt, seen, words) {
+    const base = `/matches/${encodeURIComponent(this.matchId)}`;
+    let legal;
+    let view;
+    let records;
+    try {
+      [legal, view] = await Promise.all([getJSON(`${base}/legal-commands`, this.token), getJSON(`${base}/view`, this.token)]);
+      records = await getAllEvents(this.matchId, this.token, attempt.version);
+    } catch (_) {
+      this.showProblem(words);
+      return false;
+    }
+    const { resend, why } = decideResend({ seen, legal, view, records, body: attempt.body });
+    if (resend) {
+      this.legal = legal;
+      this.view = view;
+      this.panel.dataset.version = String(legal.version);
+      return true;
+    }
+    const changed = records.map((r) => this.describe(r));
+    const [headline, details] = words;
+    this.showProblem([headline, [`${why}${changed.length ? `: ${changed.slice(-4).join("; ")}` : ""}`, details].join(" · ")]);
+    return false;
   }
 
   // Show a problem (null hides it), with a Retry button when `retry` is given.

@@ -1,11 +1,12 @@
 // The timeline: a slider over every version, step/jump buttons, play/pause at a chosen speed,
 // keyboard shortcuts, and markers for bluff calls, Final Gambit calls and disputes.
 
+import { callKind, callSentence } from "./calls.js";
 import { el } from "./dom.js";
 
 export const SPEEDS = [0.5, 1, 2, 4, 8, 16];
 
-/** Markers of a match from its records: [{version, type: bluff|final|dispute, callVersion, label}]. */
+/** Markers of a match from its records: [{version, type: bluff|reveal|final|dispute, callVersion, label}]. */
 export function markersFrom(records) {
   const out = new Map();
   const byVersion = new Map(records.map((r) => [r.version, r]));
@@ -20,11 +21,11 @@ export function markersFrom(records) {
     if (call && typeof call === "object") {
       const at = Number.isInteger(call.call_version) ? call.call_version : record.version;
       const called = byVersion.get(at);
-      const final = call.claim === "lowest_hand" || (called && called.kind === "FinalGambitCalled");
-      const verdict = call.verdict === "true" ? "claim TRUE" : call.verdict === "false" ? "claim FALSE" : "ruled";
-      const what = final ? `Final Gambit by ${call.caller || call.claimant || "?"}`
-        : `${call.caller || "?"} called ${call.claimant || "?"}'s ${call.power || "claim"}${call.piece ? ` on ${call.piece}` : ""}`;
-      add({ version: at, type: final ? "final" : "bluff", callVersion: at, label: `v${at} · ${what} — ${verdict}` });
+      const kind = callKind(call);
+      const final = kind === "final" || (called && called.kind === "FinalGambitCalled");
+      // Only a called claim is a bluff call; a guess or a sealed play revealed gets its own marker.
+      const type = final ? "final" : kind === "bluff" ? "bluff" : "reveal";
+      add({ version: at, type, callVersion: at, label: `v${at} · ${callSentence(call)}` });
     }
     if (record.kind === "FinalGambitCalled") {
       add({ version: record.version, type: "final", callVersion: record.version,
@@ -86,7 +87,7 @@ export class Timeline {
   show(version) {
     this.value = version;
     this.slider.value = String(version);
-    this.root.querySelector("#tl-version").textContent = String(version);
+    // The version on screen ([data-current-version]) is written by the page once it is drawn.
   }
 
   // Extend the slider when new versions arrive.

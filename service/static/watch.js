@@ -1,12 +1,19 @@
 // The watch page: loads a match, lets the user scrub its versions, follows it live, and opens
 // the audit entry of each bluff call, Final Gambit call and dispute.
+//
+// It never gets stuck: the version on screen is the text of `[data-current-version]`; the live
+// stream reconnects after any drop (live.js), and once it is back the page re-reads the summary,
+// the records it missed, the view at the newest version, the clock and the seat's moves. LIVE is
+// lit only while the stream is connected and the page shows the newest version.
 
 import { ApiError, getAllEvents, getAudit, getFrames, getRuleset, getSummary, readToken, rememberToken } from "./api.js";
 import { renderAudit } from "./audit.js";
 import { outcomeText } from "./board-parts.js";
 import { renderBoard } from "./boards.js";
 import { el, plural, shortHex, tree } from "./dom.js";
-import { follow } from "./live.js";
+import { GameLog, markLastMove } from "./gamelog.js";
+import { backoffMs, follow } from "./live.js";
+import { TurnNotice, announce } from "./notice.js";
 import { Play } from "./play.js";
 import { Timeline, markersFrom } from "./timeline.js";
 
@@ -29,6 +36,13 @@ const page = {
   generation: 0,        // bumped when the viewer changes, to drop stale responses
   followTimer: null,    // pending "show the newest version" after live records
   catalogue: null,      // the ruleset's public catalogue (card names and text), once loaded
+  connection: "connecting", // the live stream: connecting, live, reconnecting, stopped
+  failedShow: false,    // the last version asked for could not be loaded (shown again once back)
+  showFailures: 0,      // failed loads in a row (the backoff of the next try)
+  showRetry: null,      // the timer of the next try
+  catchingUp: null,     // the pending fetch of records the stream skipped
+  log: null,
+  notice: null,
 };
 
 // Show an error above the page (null hides it).
@@ -70,15 +84,71 @@ async function show(version) {
   page.following = version >= latest();
   page.timeline.show(version);
   updateNewBadge();
+  updateLive();
   let frame;
   try {
     frame = await ensureFrame(version);
   } catch (err) {
-    showError(`Could not load version ${version}: ${err.message}`);
+    // Not an error to keep: the page asks again (with backoff) until the server answers.
+    page.failedShow = true;
+    page.showFailures += 1;
+    renderConnection(`version ${version} could not be loaded: ${err.message}`);
+    clearTimeout(page.showRetry);
+    page.showRetry = setTimeout(() => { if (page.failedShow) show(page.wanted); }, backoffMs(page.showFailures));
+    if (page.live) page.live.wake();
     return;
   }
   if (page.wanted !== version || !frame) return;
+  page.failedShow = false;
+  page.showFailures = 0;
+  renderConnection();
   draw(frame);
+}
+
+// The live stream's state changed (connecting, live, reconnecting, stopped).
+function setConnection(state) {
+  page.connection = state;
+  renderConnection();
+}
+
+// The connection as the page shows it (the stream's state, or reconnecting while a read fails):
+// the root's data-connection (the clock reads it), the reconnecting line, the play panel, LIVE.
+function renderConnection(why = "") {
+  const state = page.failedShow ? "reconnecting" : page.connection;
+  $("#watch").dataset.connection = state;
+  const box = $("#connection");
+  box.hidden = state !== "reconnecting";
+  if (state === "reconnecting") box.textContent = `Reconnecting…${why ? ` (${why})` : ""} The page catches up by itself.`;
+  page.play.setConnection(state);
+  updateLive();
+}
+
+// LIVE only while the stream is connected and the newest version is on screen.
+function updateLive() {
+  const badge = $("#live");
+  const finished = page.summary && page.summary.status === "finished";
+  const atEnd = page.wanted >= latest();
+  let state = "off";
+  if (!finished && page.live) {
+    if (page.failedShow || page.connection === "reconnecting" || page.connection === "connecting") state = "reconnecting";
+    else if (page.connection === "live") state = atEnd ? "live" : "behind";
+  }
+  badge.hidden = state === "off";
+  badge.dataset.state = state;
+  badge.textContent = { live: "● LIVE", behind: "○ not at the latest version", reconnecting: "○ reconnecting…" }[state] || "";
+}
+
+// Back after a failure: read again what the page may have missed, then show the newest version.
+async function resync() {
+  const generation = page.generation;
+  await refreshSummary();
+  await catchUp();
+  if (generation !== page.generation) return;
+  // The newest frame may have been read before the failure: its view and clock are read again.
+  page.frames.delete(latest());
+  refreshAudit().catch(() => {});
+  if (page.following || page.failedShow) await show(page.following ? latest() : page.wanted);
+  page.play.refresh();
 }
 
 // Draw one frame: the board, the event of that version, the view JSON for tests and humans.
@@ -96,6 +166,10 @@ function draw(frame) {
   root.dataset.version = String(frame.version);
   root.dataset.viewer = view.viewer;
   root.dataset.state = "ready";
+  $("[data-current-version]").textContent = String(frame.version);
+  page.log.show(frame.version);
+  markLastMove($("#board"), page.log.lastMove(frame.version).marks);
+  updateLive();
   page.play.onDraw(frame);
 }
 
@@ -168,7 +242,7 @@ async function refreshSummary() {
   page.summary = await getSummary(page.matchId, page.token);
   const s = page.summary;
   $("#title").textContent = `${s.ruleset} · ${s.match_id.slice(0, 8)}`;
-  document.title = `Watch ${s.ruleset} ${s.match_id.slice(0, 8)} · Gambit`;
+  page.notice.setBase(`${s.ruleset} ${s.match_id.slice(0, 8)} · Gambit`);
   const status = $("#status");
   status.textContent = s.status;
   status.className = `badge status-${s.status}`;
@@ -191,10 +265,31 @@ async function refreshAudit() {
   page.timeline.setMarkers(markersFrom(page.records));
 }
 
-// A record arrived over SSE: extend the timeline and follow it if the user is at the end.
-async function onRecord(record) {
-  if (record.version !== latest() + 1) return;
+// Fetch the records between the newest the page holds and what the server has (one fetch at a time).
+function catchUp() {
+  if (!page.catchingUp) {
+    const generation = page.generation;
+    page.catchingUp = getAllEvents(page.matchId, page.token, latest())
+      .then(async (records) => {
+        if (generation !== page.generation) return;
+        for (const record of records) await onRecord(record, false);
+      })
+      .finally(() => { page.catchingUp = null; });
+  }
+  return page.catchingUp;
+}
+
+// A record arrived (over SSE, or fetched to fill a gap): extend the timeline, log it, follow it.
+async function onRecord(record, live = true) {
+  if (record.version <= latest()) return;
+  if (record.version > latest() + 1) {
+    // A gap (records the stream skipped): fetch them; this record comes with them.
+    await catchUp();
+    return;
+  }
   page.records.push(record);
+  const sentence = page.log.add(record);
+  if (live) announce(sentence);
   page.timeline.setLatest(latest());
   $("#watch").dataset.latest = String(latest());
   page.play.onRecord(record);
@@ -226,22 +321,26 @@ function scheduleFollow() {
 function startLive() {
   if (page.live) page.live.stop();
   page.live = null;
-  const liveBadge = $("#live");
   if (page.summary.status === "finished") {
-    liveBadge.hidden = true;
     page.timeline.waitAtEnd = false;
+    setConnection("stopped");
     return;
   }
   page.timeline.waitAtEnd = true;
-  page.live = follow(page.matchId, page.token, latest(), {
-    onRecord: (record) => { onRecord(record).catch((err) => showError(err.message)); },
-    onEnd: () => { liveBadge.hidden = true; page.timeline.waitAtEnd = false; },
+  let live = null;
+  live = follow(page.matchId, page.token, () => latest(), {
+    onRecord: (record) => { onRecord(record).catch((err) => console.warn(`record v${record.version}: ${err.message}`)); },
+    onEnd: () => { page.timeline.waitAtEnd = false; },
     onState: (state) => {
-      liveBadge.hidden = state === "stopped";
-      liveBadge.textContent = state === "live" ? "● LIVE" : "○ reconnecting…";
+      // A follower this page stopped (the viewer changed) has no say any more.
+      if (live !== null && page.live !== live) return;
+      setConnection(state);
     },
+    onResume: () => { resync().catch((err) => console.warn(`catching up: ${err.message}`)); },
     onError: (err) => showError(`Live updates stopped: ${err.message}`),
   });
+  page.live = live;
+  setConnection(live.state || "connecting");
 }
 
 // (Re)load everything for the current viewer, then show `version` (the latest by default).
@@ -251,7 +350,10 @@ async function reload(version = null) {
   page.loading.clear();
   await refreshSummary();
   await loadCatalogue();
-  page.records = await getAllEvents(page.matchId, page.token);
+  const records = await getAllEvents(page.matchId, page.token);
+  await page.log.setGame(page.summary.ruleset);
+  page.records = records;
+  page.log.reset(records, page.summary, page.catalogue, page.token ? null : "spectator");
   page.timeline.setLatest(latest());
   $("#watch").dataset.latest = String(latest());
   await refreshAudit();
@@ -281,9 +383,13 @@ async function useToken(token, notice = null) {
 // Page start: wire the timeline and the token form, then load the match.
 async function main() {
   page.timeline = new Timeline($("#timeline"), { onSeek: (v) => show(v), onMarker: openMarker });
+  page.notice = new TurnNotice($(".topbar"));
+  page.log = new GameLog($("#log"), { onPick: (v) => { page.timeline.pause(); page.timeline.show(v); show(v); } });
   page.play = new Play($("#play"), {
     matchId: page.matchId, board: $("#board"), useToken: (token) => useToken(token),
     commitmentAt: (version) => (page.records[version - 1] || {}).commitment,
+    describe: (record) => page.log.sentence(record),
+    onTurn: (mine) => page.notice.setTurn(mine),
   });
   $("#token-form").addEventListener("submit", (event) => {
     event.preventDefault();

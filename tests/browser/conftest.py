@@ -46,15 +46,26 @@ class QuietHandler(WSGIRequestHandler):
 
 
 class LiveServer:
-    """The app served by werkzeug in a thread on 127.0.0.1, plus a test client on the same store."""
+    """The app served by werkzeug in a thread on 127.0.0.1, plus a test client on the same store.
+
+    `stop()` and `start()` kill the server under its pages and bring it back on the same port and
+    the same SQLite store (a restart, as a deploy or a crash would do it).
+    """
 
     def __init__(self, tmp: Path) -> None:
-        self.app = create_app(Settings(database_url=f"sqlite:///{tmp}/s.sqlite3", data_dir=str(tmp)))
+        self.tmp = tmp
+        self.port = 0
+        self.start()
+
+    def start(self) -> None:
+        """Serve a fresh app on the store (on the port it had, once it had one)."""
+        self.app = create_app(Settings(database_url=f"sqlite:///{self.tmp}/s.sqlite3", data_dir=str(self.tmp)))
         if "watch" not in self.app.blueprints:
             self.app.register_blueprint(watch.bp)
         self.client = self.app.test_client()
-        self.server = make_server("127.0.0.1", 0, self.app, threaded=True, request_handler=QuietHandler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True, request_handler=QuietHandler)
+        self.port = self.server.server_port
+        self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.server.serve_forever, name="live-server", daemon=True)
         self.thread.start()
 
@@ -63,11 +74,16 @@ class LiveServer:
         """The match application (the store the server writes)."""
         return self.app.extensions["gambit"].matches
 
-    def close(self) -> None:
-        """Stop serving, end open event streams, release the store."""
+    def stop(self) -> None:
+        """Stop serving, end open event streams, release the store (the port is free until `start`)."""
         self.server.shutdown()
         self.thread.join(timeout=10)
+        self.server.server_close()
         self.app.extensions["gambit"].close()  # wakes every open stream, which then ends
+
+    def close(self) -> None:
+        """Stop for good."""
+        self.stop()
 
 
 @pytest.fixture(scope="module")

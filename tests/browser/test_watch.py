@@ -199,7 +199,9 @@ def test_bluff_and_dispute_markers_jump_to_the_call_and_open_its_audit_entry(pag
     panel = page.locator("#audit")
     assert panel.is_visible()
     assert panel.get_attribute("data-call-version") == str(call["call_version"])
-    assert "Verdict: claim " + ("TRUE" if call["verdict"] == "true" else "FALSE") in panel.text_content()
+    ruling = "the claim was true" if call["verdict"] == "true" else "bluff caught"
+    assert f"Ruling: {ruling}" in panel.text_content()
+    assert f"{call['caller']} called {call['claimant']}'s" in panel.text_content()
     assert "✔ verified (server)" in panel.text_content()
     page.wait_for_selector("#audit-browser-check .badge.ok")
     assert "[object " not in panel.text_content()
