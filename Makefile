@@ -39,14 +39,16 @@ run: $(STAMP) bytecode
 # The whole suite, both stores and the browser. Most tests wait on PostgreSQL, subprocesses or
 # gunicorn, so more workers than cores pay (measured on 2 cores: see README); each module runs
 # whole on one worker (--dist loadfile, tests/conftest.py). The browser tests run afterwards on
-# their own: they drive Chromium against live servers and time what the page shows, which the
-# parallel run's load on two cores made fail. Bytecode is written even where PYTHONDONTWRITEBYTECODE
+# their own, two modules at a time: they drive Chromium against live servers and wait for what the
+# page shows, which the parallel run's load on two cores made fail; two browser workers alone ran
+# 4:16 where one ran 5:32 (both at load 10). Bytecode is written even where PYTHONDONTWRITEBYTECODE
 # is set, so the workers and the servers they start do not compile every module again.
 TEST_WORKERS ?= 4
+BROWSER_WORKERS ?= 2
 PARALLEL := -n $(TEST_WORKERS) --dist loadfile
 test: $(STAMP) browser
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest $(PARALLEL) --ignore=tests/browser
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest tests/browser
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(BROWSER_WORKERS) --dist loadfile tests/browser
 
 # Quick feedback while working: the service layer on SQLite, no browser, no PostgreSQL, no slow checks, no
 # generated clients (they build and run clients in Python and TypeScript) and a smaller legal-move sample;

@@ -74,7 +74,8 @@ export class Play {
     this.joinBox = el("div", { class: "play-join" });
     this.picksBox = el("div", { class: "play-picks", hidden: true });
     this.options = el("div", { class: "play-options-box" });
-    this.callList = el("ol", { class: "play-calls", "data-testid": "play-calls" });
+    // The list scrolls when long: focusable, so a keyboard can scroll it even when it holds no button.
+    this.callList = el("ol", { class: "play-calls", "data-testid": "play-calls", tabindex: "0", "aria-label": "Bluff calls" });
     this.callsBox = el("div", { class: "play-calls-box", hidden: true }, el("h3", {}, "Bluff calls"), this.callList);
     this.keep = el("div", { class: "play-keep" });
     // The seat's moves ride in an action bar: a block of the panel on a wide screen, pinned to the

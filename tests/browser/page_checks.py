@@ -91,14 +91,28 @@ def overlapping_controls(tab) -> list[str]:
     """Pairs of visible controls whose boxes overlap (by more than a pixel each way).
 
     The action bar is pinned over the page by design, so a control in it is compared only with the
-    other controls in it, and a control under it only with the others under it.
+    other controls in it, and a control under it only with the others under it. Each box is cut to
+    what its scrolling ancestors show (a game log's lines scrolled out of view overlap nothing).
     """
     return tab.evaluate(
         """() => {
             const selector = 'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"]), [role=button], [data-square]';
-            const items = [...document.querySelectorAll(selector)].filter(e => e.checkVisibility()).map(e => {
+            // What of a box is on screen: cut by every ancestor that clips its overflow (a scrolled list's
+            // lines above its top are hidden there, not laid over what is above the list).
+            const shown = (e) => {
                 const r = e.getBoundingClientRect();
-                return {e, r, bar: Boolean(e.closest('.play-bar'))};
+                let box = {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+                for (let p = e.parentElement; p; p = p.parentElement) {
+                    const style = getComputedStyle(p);
+                    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+                    const c = p.getBoundingClientRect();
+                    box = {left: Math.max(box.left, c.left), top: Math.max(box.top, c.top),
+                           right: Math.min(box.right, c.right), bottom: Math.min(box.bottom, c.bottom)};
+                }
+                return {...box, width: box.right - box.left, height: box.bottom - box.top};
+            };
+            const items = [...document.querySelectorAll(selector)].filter(e => e.checkVisibility()).map(e => {
+                return {e, r: shown(e), bar: Boolean(e.closest('.play-bar'))};
             }).filter(x => x.r.width > 0 && x.r.height > 0);
             const name = (e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${e.className}[${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 16)}]`;
             const out = [];

@@ -209,6 +209,8 @@ def test_a_tournament_is_run_from_the_desk_to_a_printed_ruling(tab_at, live_serv
     dispute = tab.locator(f"[data-dispute-id='{first_match}/1']")
     dispute.wait_for()
     assert dispute.get_attribute("data-status") == "open"
+    # The matches table refreshes on its own requests (a clock per match): wait for its row to show the dispute.
+    tab.wait_for_selector(f"#matches tr[data-match='{first_match}'] [data-open-disputes='1']")
     assert tab.locator(f"#matches tr[data-match='{first_match}'] [data-open-disputes='1']").count() == 1
     dispute.locator("button.open-dispute").click()
     tab.wait_for_selector(".dispute-open [data-evidence-check=ok]")
