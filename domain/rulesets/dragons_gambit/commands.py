@@ -97,6 +97,13 @@ class CallFinalGambit(Command):
     type: ClassVar[str] = "call_final_gambit"
 
 
+@dataclass(frozen=True)
+class Resign(Command):
+    """Give up when the match waits for you: you forfeit as if your time had run out, recorded as a resignation."""
+
+    type: ClassVar[str] = "resign"
+
+
 COMMANDS: tuple[type[Command], ...] = (
     PeekCards,
     DrawCard,
@@ -109,6 +116,7 @@ COMMANDS: tuple[type[Command], ...] = (
     SkipAbility,
     TakeDiscard,
     CallFinalGambit,
+    Resign,
 )
 
 # The commands that use an ability, and which of them answers which face.

@@ -84,7 +84,15 @@ class Pass(Command):
     type: ClassVar[str] = "pass"
 
 
-COMMANDS = (SetCard, Energize, PlayCard, ActivateTrap, EndPhase, DeclareAttack, AssignBlockers, Pass)
+@dataclass(frozen=True)
+class Resign(Command):
+    """Give up when the match waits for you: you lose at once, as if your time had run out (`SeatLost`, reason
+    `resignation`)."""
+
+    type: ClassVar[str] = "resign"
+
+
+COMMANDS = (SetCard, Energize, PlayCard, ActivateTrap, EndPhase, DeclareAttack, AssignBlockers, Pass, Resign)
 
 
 def choices_of(command: PlayCard | ActivateTrap) -> dict:
