@@ -18,7 +18,7 @@ from .commands import ActivateTrap, DeclareAttack, EndPhase, Energize, Pass, Pla
 from .effects import CHOICE_FIELDS, choice_options
 from .phases import attack_candidates, awaited, check_may_resign
 from .play import check_play, item_hosts, payment_domains
-from .shapes import TcgState, on_turn, opponent
+from .shapes import TcgState, opponent
 from .traps import check_activation, check_set
 
 

@@ -37,9 +37,9 @@ from .commands import (
 )
 from .config import Config, join_options
 from .legal import to_act
-from .phases import check_may_resign
 from .parts import deck_secret, registered_public, shuffle_public, started_public
 from .payloads import FreeSetDeclined, SeatLost
+from .phases import check_may_resign
 from .play import check_energize, check_payment, check_play, energize, play_card
 from .responses import pass_window
 from .scratch import TcgDecision

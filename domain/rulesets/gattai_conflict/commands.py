@@ -167,6 +167,13 @@ class Concede(Command):
 
 
 @dataclass(frozen=True)
+class Resign(Command):
+    """The Coach or the pilots' commander resigns the match for its side: the other side wins (see legal.check_may_resign)."""
+
+    type: ClassVar[str] = "resign"
+
+
+@dataclass(frozen=True)
 class ResolveTrigger(Command):
     """The pilot a trigger is aimed at: spend a buffer to prevent it, or take it (a +Trauma names a stat)."""
 
@@ -224,4 +231,5 @@ COMMANDS: tuple[type[Command], ...] = (
     SpendOmen,
     RecordTrigger,
     DiscardToMax,
+    Resign,
 )

@@ -1,4 +1,4 @@
-"""The two commands of Toy Swap: keep the card, or trade it for the top of the deck."""
+"""The commands of Toy Swap: keep the card, trade it for the top of the deck, or give up."""
 
 from __future__ import annotations
 
@@ -22,4 +22,11 @@ class SwapCard(Command):
     type: ClassVar[str] = "swap"
 
 
-COMMANDS = (HoldCard, SwapCard)
+@dataclass(frozen=True)
+class Resign(Command):
+    """Give up on your turn: you forfeit, as when your time runs out."""
+
+    type: ClassVar[str] = "resign"
+
+
+COMMANDS = (HoldCard, SwapCard, Resign)
