@@ -21,6 +21,7 @@ RUNNING = {"gambit": GAMBIT_RUNNING, "throwdown": FIGHTING}
 PILOT_OMEN_EFFECTS: tuple[OmenEffect, ...] = ("self_full", "all_2")
 COACH_OMEN_EFFECTS: tuple[OmenEffect, ...] = ("crisis",)
 
+
 def check_no_trigger_pending(state: GattaiState) -> None:
     """While a trigger waits for a pilot's answer, only that answer (and Omens) move the match on."""
     waiting = pending(state)
