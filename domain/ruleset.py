@@ -8,6 +8,9 @@ A ruleset is a module (or small package) exposing:
             `validate()` (generated from them) raises ConfigError; docs/config.md and the config
             fields `GET /rulesets/{id}` serves come from the same declarations
     COMMANDS: tuple of Command subclasses, one per command `type`
+    PHASES: Phases                                  every value of the state's `phase` with the command
+                                                    classes that phase owns (see Phases): decide refuses
+                                                    the others, and every legal command is one of them
     EVENTS: domain.event_types.EventTypes           every event kind, a frozen dataclass of its public
                                                     and secret fields (events.py)
     FOLDS: domain.event_types.Folds                 one fold per event type; `evolve` is FOLDS.fold (state.py)
@@ -35,7 +38,9 @@ A ruleset is a module (or small package) exposing:
     derived_public(state, event) -> dict | None     what the state fixes of this event's public part
     readjudicate(state, event) -> dict              the verdict the rules give for a recorded ruling
     time_out(state, seat, chance) -> list[Event]    what a seat whose time ran out suffers (see below)
-    catalogue() -> dict | None                      static public game data (card pool, powers) for clients
+    CATALOGUE: type | None                          the TypedDict `catalogue()` returns (view.py), None for a
+                                                    game without one; the spec's `<Game>Catalogue` comes from it
+    catalogue() -> CATALOGUE | None                 static public game data (card pool, powers) for clients
 
 `derived_secret` is how the verifier binds hidden state to chance: given the state just before
 an event (as replayed), it returns the part of the event's secret that follows from the state
@@ -71,11 +76,11 @@ resigning seat, or its side, not among the winners.
 
 Every ruleset lives in `domain/rulesets/<game>/` with one layout (tests/conformance/test_layout.py
 keeps it): `config.py` (Config, seat_names, join_options), `shapes.py` (the state's TypedDict),
-`commands.py` (COMMANDS), `events.py` (EVENTS, the typed payload of each event kind; derived_secret,
+`commands.py` (COMMANDS, PHASES), `events.py` (EVENTS, the typed payload of each event kind; derived_secret,
 derived_public), `state.py` (initial_state, FOLDS, evolve),
 `rules.py` (setup, decide and its named checks, outcome, time_out), `legal.py` (legal_commands, legal_choices,
-to_act, may_act), `view.py` (VIEWS, view, catalogue), `readjudicate.py` (readjudicate); a large game splits
-further beside these. Decide's scratch pad and state copying are `domain.decision`.
+to_act, may_act), `view.py` (VIEWS, view, CATALOGUE, catalogue), `readjudicate.py` (readjudicate); a
+large game splits further beside these. Decide's scratch pad and state copying are `domain.decision`.
 
 The chance source also carries `version`: the version the first event of the decision will
 be recorded at, for a ruling that must name its own record.
@@ -91,7 +96,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 import typing
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from domain.choices import Choice
@@ -108,6 +115,7 @@ if TYPE_CHECKING:
 State = dict
 GameState = TypeVar("GameState")
 GameConfig_contra = TypeVar("GameConfig_contra", contravariant=True)
+Handler = TypeVar("Handler")
 
 
 class RuleViolation(Exception):
@@ -150,6 +158,85 @@ class Command:
         return out
 
 
+# ----- commands per phase -------------------------------------------------------------------------
+
+
+class Phases(Mapping[str, tuple[type[Command], ...]]):
+    """Each phase of a game's state with the command classes it owns, in the declared order.
+
+    Each game declares in its commands.py, once,
+
+        PHASES = Phases({"setup": (), "play": (PlayCard, PassTurn, RedrawHand), "over": ()})
+
+    every value its state's `phase` takes (the `phase` Literal of shapes.py), each with the command
+    classes the rules allow in that phase at some moment of it. A phase owns its commands the way a
+    boardgame.io phase owns its moves: a command of a type its phase does not own is refused by
+    `decide` (with the game's own rule code), and every command `legal_commands` lists or
+    `legal_choices` offers is of a type the current phase owns. Which of them is open at a given
+    moment of the phase (whose turn, what is pending) is still the game's checks. A phase in which
+    nothing can be done (the deal, the end) owns no command.
+
+    The conformance kit (tests/conformance/test_phases.py) holds every game to its declaration at
+    every step of random playouts; `GET /rulesets/{id}` serves it as `phases` and the spec's
+    `<Ruleset>Phases` schemas are generated from it.
+    """
+
+    def __init__(self, phases: Mapping[str, tuple[type[Command], ...]]) -> None:
+        for phase, classes in phases.items():
+            strays = [cls for cls in classes if not (isinstance(cls, type) and issubclass(cls, Command))]
+            if strays:
+                raise TypeError(f"phase {phase!r} owns what is no command class: {strays}")
+            if len(set(classes)) != len(classes):
+                raise ValueError(f"phase {phase!r} names a command twice")
+        self._phases: Mapping[str, tuple[type[Command], ...]] = MappingProxyType(
+            {phase: tuple(classes) for phase, classes in phases.items()}
+        )
+
+    def __getitem__(self, phase: str) -> tuple[type[Command], ...]:
+        return self._phases[phase]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._phases)
+
+    def __len__(self) -> int:
+        return len(self._phases)
+
+    def __repr__(self) -> str:
+        return f"Phases({ {phase: [cls.__name__ for cls in classes] for phase, classes in self._phases.items()} })"
+
+    def admits(self, phase: str, command: Command | type[Command]) -> bool:
+        """Whether `phase` owns the command's type (False for a phase the game does not declare)."""
+        cls = command if isinstance(command, type) else type(command)
+        return cls in self._phases.get(phase, ())
+
+    def check(self, phase: str, command: Command) -> None:
+        """Refuse (`not_now`) a command whose type the phase does not own: for a game whose decide says so itself."""
+        if not self.admits(phase, command):
+            raise RuleViolation("not_now", f"{command.type} is not possible in the {phase} phase")
+
+    def phases_of(self, cls: type[Command]) -> list[str]:
+        """The phases that own a command class, in the declared order."""
+        return [phase for phase, classes in self._phases.items() if cls in classes]
+
+    def commands(self) -> list[type[Command]]:
+        """Every command class some phase owns, each once, in the order first declared."""
+        return list(dict.fromkeys(cls for classes in self._phases.values() for cls in classes))
+
+    def types(self) -> dict[str, list[str]]:
+        """Each phase with the `type`s of its commands, sorted: what `GET /rulesets/{id}` serves."""
+        return {phase: sorted(cls.type for cls in classes) for phase, classes in self._phases.items()}
+
+    def keyed(self, handlers: Mapping[type[Command], Handler]) -> dict[tuple[str, str], Handler]:
+        """A table of (phase, command type) → the handler of the command's class, for a decide that dispatches
+        on both; every owned class must have its handler and every handler's class a phase."""
+        owned = self.commands()
+        unowned = [cls.__name__ for cls in handlers if cls not in owned]
+        unhandled = [cls.__name__ for cls in owned if cls not in handlers]
+        if unowned or unhandled:
+            raise ValueError(f"handlers without a phase: {unowned}; commands without a handler: {unhandled}")
+        return {(phase, cls.type): handlers[cls] for phase, classes in self._phases.items() for cls in classes}
+
+
 class Ruleset(Protocol[GameState, GameConfig_contra]):
     """The module surface every ruleset provides (see the module docstring), over its own state type."""
 
@@ -162,11 +249,15 @@ class Ruleset(Protocol[GameState, GameConfig_contra]):
     @property
     def COMMANDS(self) -> tuple[type[Command], ...]: ...
     @property
+    def PHASES(self) -> Phases: ...
+    @property
     def EVENTS(self) -> EventTypes: ...
     @property
     def FOLDS(self) -> Folds[GameState]: ...
     @property
     def VIEWS(self) -> ViewTypes: ...
+    @property
+    def CATALOGUE(self) -> type | None: ...
 
     def seat_names(self, config: GameConfig_contra) -> list[str]: ...
     def join_options(self, config: GameConfig_contra, seat: str, raw: dict) -> dict: ...
@@ -187,7 +278,7 @@ class Ruleset(Protocol[GameState, GameConfig_contra]):
     def derived_public(self, state: GameState, event: Event) -> dict | None: ...
     def readjudicate(self, state: GameState, event: Event) -> dict: ...
     def time_out(self, state: GameState, seat: str, chance: Chance) -> list[Event]: ...
-    def catalogue(self) -> dict | None: ...
+    def catalogue(self) -> Mapping[str, object] | None: ...
 
 
 def no_join_options(raw: dict) -> dict:
@@ -336,6 +427,7 @@ __all__ = [
     "Event",
     "GameConfig_contra",
     "GameState",
+    "Phases",
     "RuleViolation",
     "Ruleset",
     "State",

@@ -110,11 +110,12 @@ class RulesetItem(MethodView):
     """/rulesets/{ruleset_id}"""
 
     def get(self, ruleset_id: str) -> Response:
-        """One ruleset: its default config and config fields, every command type with its fields, and its catalogue.
+        """One ruleset: its defaults and config fields, every command type with its fields, its phases and catalogue.
 
         `config_fields` and `match_options` come from the config declarations: each key's type,
         default, range or choices and JSON Schema, so a client can build its forms from them;
-        `events` and `views` from the event and view declarations (the spec's schemas are the same).
+        `phases` from PHASES (each phase of the state with the command types it owns), `events` and `views`
+        from the event and view declarations (the spec's schemas are the same).
         """
         if ruleset_id not in rulesets.available():
             raise Problem(
@@ -140,6 +141,7 @@ class RulesetItem(MethodView):
                 "ruleset": ruleset_id,
                 "default_config": config_to_dict(module.Config()),
                 "commands": commands,
+                "phases": module.PHASES.types(),
                 "catalogue": module.catalogue(),
                 "config_fields": describe_fields(module.Config),
                 "match_options": describe_fields(MatchOptions),

@@ -3,8 +3,9 @@
 The hand-written contract (paths, responses, the shared records) ends with a marker line; below
 it `gambit spec --write` writes what the registry's games declare: each game's config (from its
 config declarations and the match options), its command bodies (from its command classes) as a
-union told apart by `type`, its event payloads (from `EVENTS`) and its views per viewer (from
-`VIEWS`), plus the two schemas that list every game (`CreateMatch`, `Command`).
+union told apart by `type`, its event payloads (from `EVENTS`), its views per viewer (from
+`VIEWS`), its phases with their commands (from `PHASES`) and its catalogue (from `CATALOGUE`), plus
+the schemas that list every game (`CreateMatch`, `Command`, `Catalogue`).
 tests/test_openapi_contract.py regenerates the file and fails on any difference, so a game added
 to the registry is in the contract the moment the file is regenerated, and a drifted one is caught.
 """
@@ -151,6 +152,34 @@ def view_schemas(ruleset_id: str) -> dict[str, dict]:
     return out
 
 
+def phases_schema(ruleset_id: str) -> dict:
+    """A ruleset's phases, each with the command types it owns (its PHASES): what `GET /rulesets/{id}` serves."""
+    properties: dict[str, dict] = {}
+    for phase, types in rulesets.get(ruleset_id).PHASES.types().items():
+        item = {"type": "string", "enum": types} if types else {"type": "string"}
+        properties[phase] = {"type": "array", "items": item, **({} if types else {"maxItems": 0})}
+    return {
+        "type": "object",
+        "description": (
+            f"The `phases` of `GET /rulesets/{ruleset_id}`: every phase of a `{ruleset_id}` match's state, each "
+            "with the command types it owns (a command of another type is refused in that phase; which of its "
+            "own are open at a given moment is what `legal-commands` lists)."
+        ),
+        "required": list(properties),
+        "properties": properties,
+        "additionalProperties": False,
+    }
+
+
+def catalogue_schemas(ruleset_id: str) -> dict[str, dict]:
+    """A ruleset's catalogue type (`<Ruleset>Catalogue`), from its CATALOGUE; none for a game without one."""
+    declared = rulesets.get(ruleset_id).CATALOGUE
+    if declared is None:
+        return {}
+    description = f"The `catalogue` of `GET /rulesets/{ruleset_id}`: {class_summary(declared) or 'its static data.'}"
+    return {type_name(ruleset_id, "Catalogue"): {"description": description, **schema_of(declared)}}
+
+
 COMMAND_DESCRIPTION = """\
 A command of the match's ruleset: `type` plus that command's fields. Each ruleset's bodies are
 its own union, `<Ruleset>Command` ({unions}): a `oneOf` of one `cmd.<ruleset>.<type>` schema per
@@ -191,7 +220,7 @@ outside it → 422 `invalid_config`.
 
 
 def registry_schemas(ids: list[str]) -> dict[str, dict]:
-    """The two schemas that list every game: the body that creates a match and the body of a command."""
+    """The schemas that list every game: the body that creates a match, the body of a command, a catalogue."""
     types = "\n".join(
         f"- `{ruleset_id}`: "
         + ", ".join(f"`{cls.type}`" for cls in sorted(rulesets.get(ruleset_id).COMMANDS, key=lambda cls: cls.type))
@@ -217,6 +246,13 @@ def registry_schemas(ids: list[str]) -> dict[str, dict]:
             },
             "additionalProperties": False,
         },
+        "Catalogue": {
+            "description": CATALOGUE_DESCRIPTION,
+            "anyOf": [
+                *(_ref(type_name(ruleset_id, "Catalogue")) for ruleset_id in ids if rulesets.get(ruleset_id).CATALOGUE),
+                {"type": "null"},
+            ],
+        },
         "Command": {
             "anyOf": [_ref(type_name(ruleset_id, "Command")) for ruleset_id in ids],
             "description": COMMAND_DESCRIPTION.format(unions=unions, types=types),
@@ -229,6 +265,15 @@ def registry_schemas(ids: list[str]) -> dict[str, dict]:
     }
 
 
+CATALOGUE_DESCRIPTION = """\
+The ruleset's public catalogue, so a client can render what it receives: one `<Ruleset>Catalogue`
+per ruleset that has one (generated from the ruleset's declared catalogue type; the TCG card pool
+and preconstructed decks, the card lists of the card games, gambit-board's pieces, powers and
+boards), null for a ruleset without one. The ruleset in the path tells which; each type's required
+keys tell them apart too.
+"""
+
+
 def generated_schemas(ids: list[str] | None = None) -> dict[str, dict]:
     """Every schema the registry's games make, in a fixed order: the lists of games, then game by game."""
     ids = rulesets.available() if ids is None else ids
@@ -238,6 +283,8 @@ def generated_schemas(ids: list[str] | None = None) -> dict[str, dict]:
         out.update(command_schemas(ruleset_id))
         out.update(event_schemas(ruleset_id))
         out.update(view_schemas(ruleset_id))
+        out[type_name(ruleset_id, "Phases")] = phases_schema(ruleset_id)
+        out.update(catalogue_schemas(ruleset_id))
     return out
 
 

@@ -451,6 +451,24 @@ def test_each_ruleset_command_union_is_told_apart_by_type_and_listed_in_command(
     assert configs == [type_name(ruleset_id, "Config") for ruleset_id in rulesets_module.available()]
 
 
+def test_each_ruleset_resource_serves_its_phases_and_a_catalogue_of_its_declared_type(api):
+    union = spec()["components"]["schemas"]["Catalogue"]["anyOf"]
+    catalogues = {entry.get("$ref", "null").rsplit("/", 1)[-1] for entry in union}
+    for ruleset_id in rulesets_module.available():
+        module = rulesets_module.get(ruleset_id)
+        body = api.get(f"/rulesets/{ruleset_id}").get_json()  # the whole body checked against RulesetDetail
+        assert body["phases"] == module.PHASES.types()
+        assert schema_errors(component(type_name(ruleset_id, "Phases")), body["phases"]) == []
+        if module.CATALOGUE is None:
+            assert body["catalogue"] is None and type_name(ruleset_id, "Catalogue") not in catalogues
+            continue
+        assert type_name(ruleset_id, "Catalogue") in catalogues
+        assert schema_errors(component(type_name(ruleset_id, "Catalogue")), body["catalogue"]) == []
+        # Each catalogue type is told apart from the others by its required keys (a generated client tries each).
+        others = [name for name in catalogues if name not in ("null", type_name(ruleset_id, "Catalogue"))]
+        assert all(schema_errors(component(name), body["catalogue"]) for name in others), ruleset_id
+
+
 def test_every_kind_of_choice_domain_validates_against_the_choice_schema():
     samples = [
         Choice(DeclareAttack, {}, {"attackers": subset_of(["u1", "u2"], 0, 2), "target_player": one_of([None, "p2"])}),

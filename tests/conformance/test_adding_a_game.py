@@ -2,7 +2,7 @@
 
 The toy game (tests/support/toy_game, the guide's worked example) is registered here, in these
 tests only, and nothing else is edited: the layout checks, the conformance kit's playouts, the
-declared-types checks, the spec generator, an HTTP match that the verifier confirms, the leak hunt
+declared-types and phase checks, the spec generator, an HTTP match that the verifier confirms, the leak hunt
 and the rules fuzzer all take it from the registry and pass with it (the viewer's generic board
 draws it: tests/browser/test_generic_board.py). tests/conformance/test_every_game_is_checked.py
 holds the other half: every test that plays every game is parametrized over the registry.
@@ -21,7 +21,7 @@ from openapi_spec_validator import validate as validate_spec
 from domain import rulesets
 from service.spec import SPEC_PATH, generated_schemas, render
 from service.verify_cli import EXIT_VERIFIED, run_verify
-from tests.conformance import test_declared_types, test_every_ruleset, test_giving_up, test_layout
+from tests.conformance import test_declared_types, test_every_ruleset, test_giving_up, test_layout, test_phases
 from tests.hardening import test_leak_hunt, test_rules_fuzzing
 from tests.support import toy_game
 
@@ -62,6 +62,14 @@ def test_the_toy_records_and_shows_exactly_what_it_declares(toy):
     test_declared_types.test_every_declared_event_kind_is_folded_or_declared_unchanged(TOY)
     test_declared_types.test_a_record_parses_into_its_payload_type_and_back_unchanged(TOY)
     test_declared_types.test_every_view_fits_the_type_declared_for_its_viewer(TOY)
+    test_declared_types.test_the_catalogue_fits_the_type_declared_for_it(TOY)
+
+
+def test_the_toys_phases_own_its_commands_and_its_rules_keep_to_them(toy):
+    test_phases.test_every_phase_the_state_declares_is_declared_with_its_commands(TOY)
+    test_phases.test_every_command_belongs_to_some_phase_and_every_phase_names_only_the_games_commands(TOY)
+    test_phases.test_every_legal_command_and_choice_is_of_a_type_its_phase_owns(TOY)
+    test_phases.test_a_command_its_phase_does_not_own_is_refused_by_decide(TOY)
 
 
 def test_the_spec_generator_writes_the_toys_config_commands_events_and_views(toy):

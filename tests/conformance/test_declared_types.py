@@ -1,17 +1,18 @@
-"""Every game declares its events and views once, and what it records and shows is exactly that.
+"""Every game declares its events, views and catalogue once, and what it records and shows is exactly that.
 
-The declarations (`EVENTS` in events.py, the folds in state.py, `VIEWS` in view.py) are what mypy
+The declarations (`EVENTS` in events.py, the folds in state.py, `VIEWS` and `CATALOGUE` in view.py) are what mypy
 checks `evolve` against and what the spec's event and view schemas are generated from. These
 tests hold the other side: every event `setup`, `decide` and `time_out` emit in random playouts
 has exactly the declared public and secret parts, with the declared types; every declared kind
 is folded or declared unchanged; and every view, for every kind of viewer at every step, fits
-the type declared for that viewer — so a key added to an event or a view without its
-declaration fails here, in every game of the registry.
+the type declared for that viewer, and the catalogue fits its declared type — so a key added to an
+event, a view or the catalogue without its declaration fails here, in every game of the registry.
 """
 
 from __future__ import annotations
 
 import random
+import typing
 from functools import cache
 
 import pytest
@@ -127,3 +128,16 @@ def test_every_view_fits_the_type_declared_for_its_viewer(ruleset_id):
                 checked += 1
     assert checked > 0
     assert not problems, "\n".join(sorted(set(problems))[:20])
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_the_catalogue_fits_the_type_declared_for_it(ruleset_id):
+    ruleset = rulesets.get(ruleset_id)
+    catalogue = ruleset.catalogue()
+    if ruleset.CATALOGUE is None:
+        assert catalogue is None, f"{ruleset_id} serves a catalogue but declares no CATALOGUE type"
+        return
+    assert typing.is_typeddict(ruleset.CATALOGUE), f"{ruleset_id}.CATALOGUE is not a TypedDict"
+    problems = [f"{error.message} at {list(error.absolute_path)}"
+                for error in Draft202012Validator(schema_of(ruleset.CATALOGUE)).iter_errors(catalogue)]
+    assert not problems, "\n".join(problems[:20])

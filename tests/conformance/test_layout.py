@@ -27,12 +27,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 ROLES = {
     "config": ["Config", "seat_names", "join_options"],
     "shapes": [],  # the state's TypedDict (test_every_game_declares_its_state_type_in_shapes_py)
-    "commands": ["COMMANDS"],
+    "commands": ["COMMANDS", "PHASES"],
     "events": ["EVENTS", "derived_secret", "derived_public"],
     "state": ["initial_state", "evolve", "FOLDS"],
     "rules": ["setup", "decide", "outcome", "time_out"],
     "legal": ["legal_commands", "legal_choices", "to_act", "may_act", "resigners"],
-    "view": ["VIEWS", "view", "catalogue"],
+    "view": ["VIEWS", "CATALOGUE", "view", "catalogue"],
     "readjudicate": ["readjudicate"],
 }
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 from .cards import ABILITIES, CARD_IDS, FACE
 from .commands import (
     COMMANDS,
+    PHASES,
     AddToken,
     BlindSwap,
     CallFinalGambit,
@@ -56,16 +57,18 @@ from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
-from .view import VIEWS, catalogue, view
+from .view import CATALOGUE, VIEWS, catalogue, view
 
 __all__ = [
     "ABILITIES",
     "CARD_IDS",
+    "CATALOGUE",
     "COMMANDS",
     "EVENTS",
     "EVENT_KINDS",
     "FACE",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "VIEWS",
     "AddToken",

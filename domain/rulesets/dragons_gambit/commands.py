@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.ruleset import Command
+from domain.ruleset import Command, Phases
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,20 @@ COMMANDS: tuple[type[Command], ...] = (
     TakeDiscard,
     CallFinalGambit,
     Resign,
+)
+
+# A round opens with the initial peek (waited for only with `initial_peek: choose`); every other
+# command is a turn's: draw, take from the discard or call Final Gambit, then resolve the drawn
+# card and its ability. A seat the match waits for may resign in either. Nothing is done while a
+# round is dealt or scored, or after the end.
+PHASES = Phases(
+    {
+        "dealing": (),
+        "peek": (PeekCards, Resign),
+        "turn": tuple(cls for cls in COMMANDS if cls is not PeekCards),
+        "scoring": (),
+        "over": (),
+    }
 )
 
 # The commands that use an ability, and which of them answers which face.

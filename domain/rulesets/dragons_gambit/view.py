@@ -22,7 +22,25 @@ from .cards import ABILITIES, CARD_IDS, FACE, GRID_SLOTS, AbilityName, SpecialFa
 from .shapes import DragonsState, LastRound, Phase
 
 
-def catalogue() -> dict:
+class CatalogueCard(TypedDict):
+    """A card of the deck: its id and face value."""
+
+    id: str
+    face: int
+
+
+class DragonsCatalogue(TypedDict):
+    """The public deck, the ability of each special face (by face, as text), and the slots of a grid."""
+
+    cards: list[CatalogueCard]
+    abilities: dict[str, str]
+    grid_slots: int
+
+
+CATALOGUE = DragonsCatalogue
+
+
+def catalogue() -> DragonsCatalogue:
     """The public deck: every card id with its face value, and the ability of each special face."""
     return {
         "cards": [{"id": card, "face": FACE[card]} for card in CARD_IDS],

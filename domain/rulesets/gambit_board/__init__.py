@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from .commands import (
     COMMANDS,
+    PHASES,
     Accept,
     AssignPowers,
     CallBluff,
@@ -64,14 +65,16 @@ from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
-from .view import VIEWS, catalogue, view
+from .view import CATALOGUE, VIEWS, catalogue, view
 
 RULESET_ID = "gambit-board"
 
 __all__ = [
+    "CATALOGUE",
     "COMMANDS",
     "EVENTS",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "VIEWS",
     "Accept",

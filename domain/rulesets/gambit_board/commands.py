@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.ruleset import Command
+from domain.ruleset import Command, Phases
 
 
 @dataclass(frozen=True)
@@ -148,4 +148,17 @@ COMMANDS = (
     UseWitchDoctor,
     DeclineJuggernaut,
     Resign,
+)
+
+# Both seats assign their powers, then play: moves and detections, the answers to a claim (accept,
+# call, a Moat, a Kamikaze, a Witch Doctor), the loser's choice, a reassignment, and with Player
+# Powers the power earned and used. A seat may resign at any time while the match runs, the deal
+# included; after the end nothing is done.
+PHASES = Phases(
+    {
+        "setup": (Resign,),
+        "assign": (AssignPowers, Resign),
+        "play": tuple(cls for cls in COMMANDS if cls is not AssignPowers),
+        "over": (),
+    }
 )

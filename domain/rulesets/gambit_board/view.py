@@ -144,7 +144,30 @@ class FullView(BoardView):
 VIEWS = ViewTypes(seat=SeatView, spectator=SpectatorView, organizer=FullView, ended=FullView)
 
 
-def catalogue() -> dict:
+class CataloguePowers(TypedDict):
+    """The piece powers by type: a piece holds at most one of each."""
+
+    movement: list[str]
+    action: list[str]
+
+
+class BoardCatalogue(TypedDict):
+    """Each seat's pieces and home row, the columns and rows, the powers, each board's impassable squares,
+    and the Player Powers."""
+
+    pieces: dict[str, list[str]]
+    home_rows: dict[str, int]
+    columns: list[str]
+    rows: list[int]
+    powers: CataloguePowers
+    boards: dict[str, list[str]]
+    player_powers: list[str]
+
+
+CATALOGUE = BoardCatalogue
+
+
+def catalogue() -> BoardCatalogue:
     """The public pieces and powers: each seat's pieces and home row, the powers by type, the boards."""
     return {
         "pieces": {seat: pieces_of(seat) for seat in SEATS},

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from .commands import (
     COMMANDS,
+    PHASES,
     ActivateTrap,
     AssignBlockers,
     DeclareAttack,
@@ -60,14 +61,16 @@ from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
-from .view import VIEWS, catalogue, view
+from .view import CATALOGUE, VIEWS, catalogue, view
 
 RULESET_ID = "gambit-tcg"
 
 __all__ = [
+    "CATALOGUE",
     "COMMANDS",
     "EVENTS",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "VIEWS",
     "ActivateTrap",

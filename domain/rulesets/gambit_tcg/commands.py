@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from domain.ruleset import Command
+from domain.ruleset import Command, Phases
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,26 @@ class Resign(Command):
 
 
 COMMANDS = (SetCard, Energize, PlayCard, ActivateTrap, EndPhase, DeclareAttack, AssignBlockers, Pass, Resign)
+
+# Every phase starts with a trap window (docs/rules/gambit-tcg.md: `main1`, `combat`, `main2`, `draw`,
+# `end`), and an attack, a spell or a unit opens one too: in a window the seat asked activates a trap
+# or passes. A main phase is for setting, energizing, playing and ending it; combat for declaring
+# attackers and assigning blockers. Before turn 1 p2 may set one card for free or pass. The seat the
+# match waits for may resign in every phase; nothing is done before the deal or after the end.
+WINDOW: tuple[type[Command], ...] = (ActivateTrap, Pass)
+MAIN: tuple[type[Command], ...] = (SetCard, Energize, PlayCard, EndPhase, *WINDOW)
+PHASES = Phases(
+    {
+        "setup": (),
+        "free_set": (SetCard, Pass, Resign),
+        "main1": (*MAIN, Resign),
+        "combat": (DeclareAttack, AssignBlockers, *WINDOW, Resign),
+        "main2": (*MAIN, Resign),
+        "draw": (*WINDOW, Resign),
+        "end": (*WINDOW, Resign),
+        "over": (),
+    }
+)
 
 
 def choices_of(command: PlayCard | ActivateTrap) -> dict:

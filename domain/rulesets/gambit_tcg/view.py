@@ -15,7 +15,7 @@ player whole with the deck order.
 from __future__ import annotations
 
 import copy
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict, cast
 
 from domain.ruleset import Viewer
 from domain.view_types import ViewTypes
@@ -37,7 +37,7 @@ from .effects import endurance, keywords, might
 from .legal import to_act
 from .payloads import CardFace
 from .phases import attack_candidates
-from .shapes import CombatState, Phase, Result, SetEntry, Step, TcgState, UnitEntry
+from .shapes import CardType, CombatState, Phase, Result, SetEntry, Step, TcgState, UnitEntry, WindowName
 
 CATALOGUE_FIELDS = (
     "id",
@@ -222,16 +222,59 @@ class FullView(TcgViewBase):
 VIEWS = ViewTypes(seat=SeatView, spectator=SpectatorView, organizer=FullView, ended=FullView)
 
 
-def catalogue() -> dict:
+class CatalogueCard(TypedDict):
+    """A card of the pool: a unit has Might and Endurance, a field its kind, a trap the windows it answers."""
+
+    id: str
+    name: str
+    color: str | None
+    type: CardType
+    cost: int
+    might: NotRequired[int]
+    endurance: NotRequired[int]
+    keywords: list[str]
+    field_kind: NotRequired[str]
+    windows: NotRequired[list[WindowName]]
+    text: str
+
+
+class CatalogueFormat(TypedDict):
+    """The format's numbers: starting life, deck size, copies of a card, hand, Unit Zone and Set Zone limits."""
+
+    life: int
+    deck_size: int
+    max_copies: int
+    max_hand: int
+    unit_zone: int
+    set_zone: int
+
+
+class TcgCatalogue(TypedDict):
+    """The card pool, the preconstructed decks (card id → copies), the card types, windows and keywords,
+    and the format."""
+
+    cards: list[CatalogueCard]
+    decks: dict[str, dict[str, int]]
+    types: list[CardType]
+    windows: list[WindowName]
+    keywords: list[str]
+    format: CatalogueFormat
+
+
+CATALOGUE = TcgCatalogue
+
+
+def catalogue() -> TcgCatalogue:
     """The public card pool (names, types, costs, stats, keywords, a trap's windows and text), the
     preconstructed decks, and the format's numbers, so a client can render every card id it receives."""
-    cards = [{k: c[k] for k in CATALOGUE_FIELDS if k in c} for c in CARDS.values()]
+    cards = [cast(CatalogueCard, {k: c[k] for k in CATALOGUE_FIELDS if k in c}) for c in CARDS.values()]
     decks = {name: {card_id: ids.count(card_id) for card_id in dict.fromkeys(ids)} for name, ids in DECKS.items()}
     return {
         "cards": cards,
         "decks": decks,
-        "types": list(TYPES),
-        "windows": list(WINDOWS),
+        # The vocabularies of cards.py are the Literals of shapes.py (cards.py sits below shapes.py).
+        "types": cast(list[CardType], list(TYPES)),
+        "windows": cast(list[WindowName], list(WINDOWS)),
         "keywords": list(KEYWORDS),
         "format": {
             "life": STARTING_LIFE,

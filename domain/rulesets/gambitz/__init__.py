@@ -66,7 +66,7 @@ catalogue), readjudicate.
 from __future__ import annotations
 
 from .cards import CARDS, DEFAULT_SCORING, STACK_RANKS
-from .commands import COMMANDS, PassTurn, PlayCard, RedrawHand, Resign
+from .commands import COMMANDS, PHASES, PassTurn, PlayCard, RedrawHand, Resign
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, resigners, to_act
@@ -74,16 +74,18 @@ from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .shapes import GambitzState
 from .state import FOLDS, evolve, initial_state
-from .view import VIEWS, catalogue, view
+from .view import CATALOGUE, VIEWS, catalogue, view
 
 RULESET_ID = "gambitz"
 
 __all__ = [
     "CARDS",
+    "CATALOGUE",
     "COMMANDS",
     "DEFAULT_SCORING",
     "EVENTS",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "STACK_RANKS",
     "VIEWS",

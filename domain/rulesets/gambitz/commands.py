@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.ruleset import Command
+from domain.ruleset import Command, Phases
 
 from .cards import rank_of
 
@@ -64,3 +64,6 @@ class Resign(Command):
 
 
 COMMANDS = (PlayCard, PassTurn, RedrawHand, Resign)
+
+# Every command (giving up too) is taken in play, on the seat's own turn; nothing before the deal or after the end.
+PHASES = Phases({"setup": (), "play": (PlayCard, PassTurn, RedrawHand, Resign), "over": ()})

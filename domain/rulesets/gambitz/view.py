@@ -118,7 +118,28 @@ def view(state: GambitzState, viewer: Viewer) -> dict:
     return out
 
 
-def catalogue() -> dict:
+class CatalogueCard(TypedDict):
+    """A card of the deck: its id, rank and suit."""
+
+    id: str
+    rank: str
+    suit: str
+
+
+class GambitzCatalogue(TypedDict):
+    """The public card list, the stacks in order, the hand size, a stack's limit and the default scoring table."""
+
+    cards: list[CatalogueCard]
+    stacks: list[str]
+    hand_size: int
+    stack_limit: int
+    scoring: dict[str, dict[str, int]]
+
+
+CATALOGUE = GambitzCatalogue
+
+
+def catalogue() -> GambitzCatalogue:
     """The public card list (every card with its rank and suit), the stacks, and the default scoring table."""
     return {
         "cards": [{"id": card, "rank": rank_of(card), "suit": suit_of(card)} for card in CARDS],

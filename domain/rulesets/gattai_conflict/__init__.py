@@ -66,6 +66,7 @@ from __future__ import annotations
 from .cards import ALL_CARDS
 from .commands import (
     COMMANDS,
+    PHASES,
     AnswerQuestion,
     Assist,
     Block,
@@ -96,13 +97,15 @@ from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
-from .view import VIEWS, catalogue, view
+from .view import CATALOGUE, VIEWS, catalogue, view
 
 __all__ = [
     "ALL_CARDS",
+    "CATALOGUE",
     "COMMANDS",
     "EVENTS",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "VIEWS",
     "AnswerQuestion",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, get_args
 
-from domain.ruleset import Command
+from domain.ruleset import Command, Phases
 
 from .shapes import Stat
 
@@ -232,4 +232,42 @@ COMMANDS: tuple[type[Command], ...] = (
     RecordTrigger,
     DiscardToMax,
     Resign,
+)
+
+# The phases in which each mode's conflict runs, with the mode's own commands: decide finds one by
+# (phase, type) (the HANDLERS of gambit_rules.py and throwdown_rules.py are keyed from these), so one
+# sent in another phase is refused as `not_now`; gambit.RUNNING and throwdown.FIGHTING are their phases.
+GAMBIT_PHASES = Phases(
+    {
+        "threshold": (PlayThreshold,),
+        "play": (PlayCard, FlipCard),
+        "choice": (ChooseOutcome,),
+        "boon": (PickBoon,),
+        "complication": (NameComplication,),
+    }
+)
+THROWDOWN_PHASES = Phases(
+    {
+        "initiative": (SealInitiative,),
+        "reveal": (RevealInitiative,),
+        "question": (AnswerQuestion,),
+        "swap": (GiveCards, ReturnCards),
+        "turns": (Assist, ThreatAssist, Counter, Block, Escalate, Rumble, Concede),
+    }
+)
+# While a conflict runs a story trigger may be fired and a trigger waiting for a pilot's answer
+# answered, beside the mode's commands; an Omen is spent at any time while the match runs. Once a
+# mode has ended its queued triggers resolve (`resolving`, answers only), then seats over their max
+# hand discard (`cleanup`). Nothing is done before the deal or after the end.
+# The Coach or the pilots' commander may resign for its side in every phase while the match runs.
+RUNNING_ANYTIME: tuple[type[Command], ...] = (RecordTrigger, ResolveTrigger, SpendOmen, Resign)
+PHASES = Phases(
+    {
+        "setup": (),
+        **{phase: (*own, *RUNNING_ANYTIME) for phase, own in GAMBIT_PHASES.items()},
+        **{phase: (*own, *RUNNING_ANYTIME) for phase, own in THROWDOWN_PHASES.items()},
+        "resolving": (ResolveTrigger, SpendOmen, Resign),
+        "cleanup": (DiscardToMax, SpendOmen, Resign),
+        "over": (),
+    }
 )

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import get_args
 
+from .commands import GAMBIT_PHASES
 from .config import COACH
 from .shapes import Boon, ChosenOutcome, Complication, GambitState, GattaiState, Outcome, gambit_of
 
@@ -30,8 +31,8 @@ OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 CHOSEN: tuple[ChosenOutcome, ...] = get_args(ChosenOutcome)
 BOONS: tuple[Boon, ...] = get_args(Boon)
 COMPLICATIONS: tuple[Complication, ...] = get_args(Complication)
-# The phases in which the Gambit itself runs (story triggers may be fired).
-RUNNING = ("threshold", "play", "choice", "boon", "complication")
+# The phases in which the Gambit itself runs (story triggers may be fired): those its commands are declared in.
+RUNNING = tuple(GAMBIT_PHASES)
 
 
 def new_gambit(state: GattaiState) -> GambitState:

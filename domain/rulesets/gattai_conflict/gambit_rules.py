@@ -8,7 +8,7 @@ from typing import Any
 from domain.ruleset import RuleViolation
 
 from .cards import settle, top_card
-from .commands import ChooseOutcome, FlipCard, NameComplication, PickBoon, PlayCard, PlayThreshold
+from .commands import GAMBIT_PHASES, ChooseOutcome, FlipCard, NameComplication, PickBoon, PlayCard, PlayThreshold
 from .config import COACH
 from .event_parts import gambit_resolved_public, sealed_secret, threshold_call
 from .events import BoonPicked, ComplicationNamed, OutcomeChosen, TriggerFired
@@ -140,12 +140,15 @@ def finish(pad: ConflictPad) -> None:
     pad.emit("GambitResolved", gambit_resolved_public(pad.conflict))
 
 
-# decide looks a command up by (phase, type), so one sent in another phase is refused as `not_now`.
-HANDLERS: dict[tuple[str, str], Callable[[ConflictPad, str, Any], None]] = {
-    ("threshold", PlayThreshold.type): play_threshold,
-    ("play", PlayCard.type): play_card,
-    ("play", FlipCard.type): flip_card,
-    ("choice", ChooseOutcome.type): choose_outcome,
-    ("boon", PickBoon.type): pick_boon,
-    ("complication", NameComplication.type): name_complication,
-}
+# decide looks a command up by (phase, type), the phases those GAMBIT_PHASES declares for it, so one
+# sent in another phase is refused as `not_now`.
+HANDLERS: dict[tuple[str, str], Callable[[ConflictPad, str, Any], None]] = GAMBIT_PHASES.keyed(
+    {
+        PlayThreshold: play_threshold,
+        PlayCard: play_card,
+        FlipCard: flip_card,
+        ChooseOutcome: choose_outcome,
+        PickBoon: pick_boon,
+        NameComplication: name_complication,
+    }
+)

@@ -45,12 +45,13 @@ from __future__ import annotations
 from typing import Literal, cast
 
 from .cards import ACE, is_face, rank
+from .commands import THROWDOWN_PHASES
 from .config import COACH
 from .shapes import FiredTrigger, GattaiState, PayloadEntry, PileCard, Side, Stat, ThrowdownState, throwdown_of
 
 # Phases in which a Throwdown's damage waits in a Payload instead of resolving at once (the
-# Throwdown itself runs: story triggers may be fired).
-FIGHTING = ("initiative", "reveal", "question", "swap", "turns")
+# Throwdown itself runs: story triggers may be fired): those its commands are declared in.
+FIGHTING = tuple(THROWDOWN_PHASES)
 # House bound (the seed sets none): a side's Payload holds at most this many triggers its seats
 # fired with `record_trigger`, so the pending Payload — state every command loads — cannot be grown
 # without limit by firing story triggers at will. Triggers a card's outcome imposes still go in.

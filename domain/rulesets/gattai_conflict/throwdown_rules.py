@@ -9,6 +9,7 @@ from domain.ruleset import RuleViolation
 
 from .cards import blocks, counters, draw_cards, excess, settle
 from .commands import (
+    THROWDOWN_PHASES,
     AnswerQuestion,
     Assist,
     Block,
@@ -306,18 +307,21 @@ def finish(pad: ConflictPad) -> None:
     pad.emit("PilesCleared", piles_public(pad.conflict))
 
 
-# decide looks a command up by (phase, type), so one sent in another phase is refused as `not_now`.
-HANDLERS: dict[tuple[str, str], Callable[[ConflictPad, str, Any], None]] = {
-    ("initiative", SealInitiative.type): seal_initiative,
-    ("reveal", RevealInitiative.type): reveal_initiative,
-    ("question", AnswerQuestion.type): answer_question,
-    ("swap", GiveCards.type): give_cards,
-    ("swap", ReturnCards.type): return_cards,
-    ("turns", Assist.type): assist,
-    ("turns", ThreatAssist.type): threat_assist,
-    ("turns", Counter.type): counter,
-    ("turns", Block.type): block,
-    ("turns", Escalate.type): escalate,
-    ("turns", Rumble.type): rumble,
-    ("turns", Concede.type): concede,
-}
+# decide looks a command up by (phase, type), the phases those THROWDOWN_PHASES declares for it, so
+# one sent in another phase is refused as `not_now`.
+HANDLERS: dict[tuple[str, str], Callable[[ConflictPad, str, Any], None]] = THROWDOWN_PHASES.keyed(
+    {
+        SealInitiative: seal_initiative,
+        RevealInitiative: reveal_initiative,
+        AnswerQuestion: answer_question,
+        GiveCards: give_cards,
+        ReturnCards: return_cards,
+        Assist: assist,
+        ThreatAssist: threat_assist,
+        Counter: counter,
+        Block: block,
+        Escalate: escalate,
+        Rumble: rumble,
+        Concede: concede,
+    }
+)

@@ -14,7 +14,7 @@ already the Harmony a Rumble card faces); both count this turn's Assists.
 from __future__ import annotations
 
 import copy
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from domain.ruleset import Viewer
 from domain.view_types import ViewTypes
@@ -146,10 +146,30 @@ def _strikes(state: GattaiState) -> tuple[dict | None, dict | None]:
     return now, nxt
 
 
-def catalogue() -> dict:
+class CatalogueCard(TypedDict):
+    """A card of a deck: its id with its rank, suit and value, or marked as a Joker (then nothing else)."""
+
+    id: str
+    joker: NotRequired[bool]
+    rank: NotRequired[str]
+    suit: NotRequired[str]
+    value: NotRequired[int]
+
+
+class GattaiCatalogue(TypedDict):
+    """The card list of each deck (`pilot`, `coach`) and the suits, highest first."""
+
+    decks: dict[str, list[CatalogueCard]]
+    suit_order: list[str]
+
+
+CATALOGUE = GattaiCatalogue
+
+
+def catalogue() -> GattaiCatalogue:
     """The public card lists of both decks: each card id with its rank and suit, or marked as a Joker."""
 
-    def entry(card: str) -> dict:
+    def entry(card: str) -> CatalogueCard:
         if is_joker(card):
             return {"id": card, "joker": True}
         return {"id": card, "rank": card[2:-1], "suit": card[-1], "value": rank(card)}

@@ -16,21 +16,23 @@ state (initial_state, the folds), rules (setup, decide and its checks, outcome, 
 
 from __future__ import annotations
 
-from .commands import COMMANDS, HoldCard, Resign, SwapCard
+from .commands import COMMANDS, PHASES, HoldCard, Resign, SwapCard
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
-from .view import VIEWS, catalogue, view
+from .view import CATALOGUE, VIEWS, catalogue, view
 
 RULESET_ID = "toy-game"
 
 __all__ = [
+    "CATALOGUE",
     "COMMANDS",
     "EVENTS",
     "FOLDS",
+    "PHASES",
     "RULESET_ID",
     "VIEWS",
     "Config",

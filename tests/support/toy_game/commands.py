@@ -1,11 +1,11 @@
-"""The commands of Toy Swap: keep the card, trade it for the top of the deck, or give up."""
+"""The commands of Toy Swap, keep the card, trade it for the top of the deck or give up, and the phase they belong to."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.ruleset import Command
+from domain.ruleset import Command, Phases
 
 
 @dataclass(frozen=True)
@@ -30,3 +30,6 @@ class Resign(Command):
 
 
 COMMANDS = (HoldCard, SwapCard, Resign)
+
+# All are taken in play, each seat on its turn; nothing while the cards are dealt or once they are shown.
+PHASES = Phases({"deal": (), "play": (HoldCard, SwapCard, Resign), "over": ()})

@@ -24,7 +24,7 @@ def legal_choices(state: ToyState, seat: str) -> list[Choice]:
 
 def to_act(state: ToyState) -> list[str]:
     """The seat whose turn it is (nobody once the game has ended)."""
-    return [] if state["turn"] is None or state["end_reason"] is not None else [state["turn"]]
+    return [state["turn"]] if state["phase"] == "play" and state["turn"] is not None else []
 
 
 def may_act(state: ToyState) -> list[str]:

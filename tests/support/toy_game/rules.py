@@ -6,7 +6,7 @@ from domain.chance import Chance
 from domain.decision import Decision
 from domain.ruleset import Command, Event, RuleViolation, check_game_running, check_seat_in_match, check_seat_to_act
 
-from .commands import Resign, SwapCard
+from .commands import COMMANDS, PHASES, Resign, SwapCard
 from .config import Config
 from .events import CardDealt, CardHeld, CardsShown, CardSwapped, DeckShuffled, GameEnded, top_card
 from .shapes import ToyState
@@ -30,12 +30,18 @@ def setup(config: Config, seats: list[str], chance: Chance, seat_options: dict[s
 def check_seat_may_act(state: ToyState, seat: str) -> None:
     """A seat acts once, on its turn, while the game runs."""
     check_seat_in_match(state["seats"], seat)
-    check_game_running(state["end_reason"] is not None)
-    check_seat_to_act(seat, [] if state["turn"] is None else [state["turn"]])
+    check_game_running(state["phase"] == "over")
+    check_seat_to_act(seat, [state["turn"]] if state["phase"] == "play" and state["turn"] is not None else [])
 
 
 def decide(state: ToyState, seat: str, command: Command, chance: Chance) -> list[Event]:
     """Hold or swap; after the second seat has acted, the cards are shown and the game ends."""
+    check_seat_in_match(state["seats"], seat)
+    check_game_running(state["phase"] == "over")
+    if type(command) not in COMMANDS:
+        raise RuleViolation("unknown_command", f"Toy Swap has no command {command.type!r}")
+    # The phase owns its commands (PHASES): in the deal each is refused as `not_now`, before whose turn it is.
+    PHASES.check(state["phase"], command)
     check_seat_may_act(state, seat)
     if isinstance(command, Resign):
         # Giving up has a time-out's consequence, recorded as a resignation.
@@ -43,10 +49,8 @@ def decide(state: ToyState, seat: str, command: Command, chance: Chance) -> list
     decision = Decision(state, chance, evolve)
     if isinstance(command, SwapCard):
         decision.add(CardSwapped(seat=seat, **top_card(decision.state)).event(audience=(seat,)))
-    elif command.type == "hold":
-        decision.add(CardHeld(seat=seat).event())
     else:
-        raise RuleViolation("unknown_command", f"Toy Swap has no command {command.type!r}")
+        decision.add(CardHeld(seat=seat).event())
     if decision.state["turn"] is None:
         dealt = tuple(sorted(decision.state["dealt_at"].values()))
         decision.add(CardsShown(cards=dict(decision.state["hands"])).event(opens=dealt))

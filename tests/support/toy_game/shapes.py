@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 
 class ToyState(TypedDict):
     """The table: the deck top first, each seat's card and the record that gave it, who acted, how it ended."""
 
     seats: list[str]
+    phase: Literal["deal", "play", "over"]
     turn: str | None
     deck: list[int]
     hands: dict[str, int]

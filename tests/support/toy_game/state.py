@@ -16,6 +16,7 @@ def initial_state(config: Config, seats: list[str]) -> ToyState:
     """The table before the shuffle: the deck in order, no cards dealt."""
     return {
         "seats": list(seats),
+        "phase": "deal",
         "turn": config.first_seat,
         "deck": list(DECK),
         "hands": {},
@@ -45,6 +46,8 @@ def _dealt(state: ToyState, dealt: CardDealt, event: Event) -> None:
     state["deck"].remove(dealt.card)
     state["hands"][dealt.seat] = dealt.card
     state["dealt_at"][dealt.seat] = event.version or 0
+    if len(state["hands"]) == len(state["seats"]):
+        state["phase"] = "play"
 
 
 @FOLDS.on(CardHeld)
@@ -74,4 +77,4 @@ def _shown(state: ToyState, shown: CardsShown, event: Event) -> None:
 
 @FOLDS.on(GameEnded)
 def _ended(state: ToyState, ended: GameEnded, event: Event) -> None:
-    state["turn"], state["end_reason"], state["forfeited"] = None, ended.reason, ended.forfeited
+    state["phase"], state["turn"], state["end_reason"], state["forfeited"] = "over", None, ended.reason, ended.forfeited

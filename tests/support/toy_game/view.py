@@ -51,6 +51,10 @@ def view(state: ToyState, viewer: Viewer) -> dict:
     return out
 
 
-def catalogue() -> dict | None:
+# Toy Swap has no static game data beyond its rules: no catalogue type, and `catalogue()` is None.
+CATALOGUE = None
+
+
+def catalogue() -> None:
     """Toy Swap has no static game data beyond its rules."""
-    return None
+    return
