@@ -30,6 +30,8 @@ A ruleset is a module (or small package) exposing:
                                                     legal_commands, exactly what decide accepts
     to_act(state) -> list[str]                      seats the match is waiting for
     may_act(state) -> list[str]                     seats not waited for that have an optional action now
+    resigners(state) -> list[str]                   seats that may give up now (a `resign` command, type
+                                                    "resign"): each one in to_act or may_act (see below)
     outcome(state) -> dict | None                   None while the game runs
     view(state, viewer) -> dict                     the state as that viewer may see it
     derived_secret(state, event) -> dict | None     what chance and the state fix of this event's secret
@@ -64,6 +66,13 @@ waited for. By default the seat resigns or is eliminated (each game's own resign
 rule otherwise (an automatic move) and says so in its package docstring. A consequence must end
 the seat's wait or move the game towards its end, so expiries cannot repeat forever. Like
 `decide`, it never modifies the state it is given; the verifier re-derives it and compares.
+
+Giving up: every game has a `Resign` command (type `resign`). Which seats may send it, and when,
+is the game's ruling (its rules page), but only ever a seat in `to_act` or `may_act`: `resigners`
+names them, `legal_commands` lists `resign` for exactly those seats, and `decide` refuses it for any
+other (`not_your_turn`, or the game's own rule) and once the game is over. Its consequence ends the
+game (at once, or once what is already under way has resolved) with reason `resignation` and the
+resigning seat, or its side, not among the winners.
 
 Every ruleset lives in `domain/rulesets/<game>/` with one layout (tests/conformance/test_layout.py
 keeps it): `config.py` (Config, seat_names, join_options), `shapes.py` (the state's TypedDict),
@@ -262,6 +271,7 @@ class Ruleset(Protocol[GameState, GameConfig_contra]):
     def legal_choices(self, state: GameState, seat: str) -> list[Choice]: ...
     def to_act(self, state: GameState) -> list[str]: ...
     def may_act(self, state: GameState) -> list[str]: ...
+    def resigners(self, state: GameState) -> list[str]: ...
     def outcome(self, state: GameState) -> dict | None: ...
     def view(self, state: GameState, viewer: Viewer) -> dict: ...
     def derived_secret(self, state: GameState, event: Event) -> dict | None: ...

@@ -649,7 +649,7 @@ def test_gambitz_match_over_http_matches_the_contract(api, app, monkeypatch):
     unknown_field = api.post(commands, json={**body, "flourish": True}, headers=mover)
     assert unknown_field.status_code == 422 and "flourish" in unknown_field.get_json()["errors"]
     teleport = api.post(commands, json={"type": "teleport"}, headers=mover).get_json()
-    assert teleport["code"] == "unknown_command" and teleport["types"] == ["pass", "play", "redraw"]
+    assert teleport["code"] == "unknown_command" and teleport["types"] == ["pass", "play", "redraw", "resign"]
     assert api.post(commands, json={"type": "play", "card": 7}, headers=mover).get_json()["code"] == "invalid_body"
     illegal = api.post(commands, json=body, headers=auth(tokens[other])).get_json()
     assert illegal["code"] == "illegal_command" and illegal["rule"] == "not_your_turn"

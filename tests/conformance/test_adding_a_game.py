@@ -21,7 +21,7 @@ from openapi_spec_validator import validate as validate_spec
 from domain import rulesets
 from service.spec import SPEC_PATH, generated_schemas, render
 from service.verify_cli import EXIT_VERIFIED, run_verify
-from tests.conformance import test_declared_types, test_every_ruleset, test_layout, test_phases
+from tests.conformance import test_declared_types, test_every_ruleset, test_giving_up, test_layout, test_phases
 from tests.hardening import test_leak_hunt, test_rules_fuzzing
 from tests.support import toy_game
 
@@ -47,6 +47,13 @@ def test_the_conformance_kit_plays_the_toy_and_it_passes(toy):
     test_every_ruleset.test_replaying_the_recorded_events_rebuilds_the_same_state(TOY)
     test_every_ruleset.test_every_listed_command_is_accepted_and_deciding_changes_nothing(TOY)
     test_every_ruleset.test_to_act_names_who_the_match_waits_for_and_may_act_who_may_act_at_will(TOY)
+
+
+def test_the_toy_lets_a_seat_give_up_as_the_kit_requires(toy):
+    test_giving_up.test_a_seat_that_may_give_up_always_has_resign_listed_and_no_other_seat_has(TOY)
+    test_giving_up.test_a_seat_that_could_not_act_is_refused_a_resignation(TOY)
+    test_giving_up.test_a_resignation_ends_the_match_as_a_resignation_the_resigning_seat_not_among_the_winners(TOY)
+    test_giving_up.test_nobody_may_resign_once_the_match_is_over(TOY)
 
 
 def test_the_toy_records_and_shows_exactly_what_it_declares(toy):

@@ -22,7 +22,7 @@ import pytest
 from domain import rulesets
 from domain.ruleset import Ruleset
 from service.verify_cli import EXIT_VERIFIED, run_verify
-from tests.hardening.play import join_options
+from tests.hardening.play import ENDERS, join_options
 from tests.support.api import auth, legal_options
 from tests.support.harness import random_playout
 from tests.support.verify_process import games_imported, verify_in_a_fresh_process
@@ -156,6 +156,8 @@ def _play_over_http(client, organizer: str, tournament_id: str, ruleset_id: str,
         # Listed bodies, and one formed from each choice (families too large to list).
         listed = legal_options(client, match_id, tokens[seat], rng)
         assert listed, f"{seat} is to act but has nothing listed or offered"
+        # Giving up is offered at nearly every move; the match is played to the game's own end.
+        listed = [b for b in listed if b["type"] not in ENDERS] or listed
         calls = [b for b in listed if CALLS.search(b["type"])]
         body = rng.choice(calls if calls and rng.random() < 0.5 else listed)
         response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))

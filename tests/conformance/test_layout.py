@@ -31,7 +31,7 @@ ROLES = {
     "events": ["EVENTS", "derived_secret", "derived_public"],
     "state": ["initial_state", "evolve", "FOLDS"],
     "rules": ["setup", "decide", "outcome", "time_out"],
-    "legal": ["legal_commands", "legal_choices", "to_act", "may_act"],
+    "legal": ["legal_commands", "legal_choices", "to_act", "may_act", "resigners"],
     "view": ["VIEWS", "CATALOGUE", "view", "catalogue"],
     "readjudicate": ["readjudicate"],
 }

@@ -85,13 +85,12 @@ def lists_of(items: list, longest: int) -> list[tuple]:
 
 def gambitz_candidates(state: dict, seat: str) -> Iterable:
     """Plays of every hand card (and cards not held) on every stack, with every Queen move and Knight return."""
-    from domain.rulesets.gambitz import STACK_RANKS, PassTurn, PlayCard, RedrawHand
+    from domain.rulesets.gambitz import STACK_RANKS, PassTurn, PlayCard, RedrawHand, Resign
     hand = state["hands"][seat]
     outsider = [c for c in state["deck"] + [c for h in state["hands"].values() for c in h] if c not in hand][:1]
     cards = hand + outsider + ["joker-blue"]
     stacks = [None, *STACK_RANKS, "nowhere"]
-    yield PassTurn()
-    yield RedrawHand()
+    yield from (PassTurn(), RedrawHand(), Resign())
     for card in cards:
         for stack in stacks:
             yield PlayCard(card, stack=stack)
@@ -113,7 +112,7 @@ def dragons_candidates(state: dict, seat: str) -> Iterable:
     slots = range(-1, 5)
     seats = [*state["seats"], "p9"]
     yield from (dg.PeekCards(a, b) for a in slots for b in slots)
-    yield from (dg.DrawCard(), dg.DiscardDrawnCard(), dg.SkipAbility(), dg.CallFinalGambit())
+    yield from (dg.DrawCard(), dg.DiscardDrawnCard(), dg.SkipAbility(), dg.CallFinalGambit(), dg.Resign())
     for slot in slots:
         yield from (dg.SwapDrawnCard(slot), dg.PeekOwnCard(slot), dg.TakeDiscard(slot))
         for other in seats:
@@ -184,7 +183,7 @@ def tcg_candidates(state: dict, seat: str) -> Iterable:
     my_units, foe_units = [u["card"] for u in me["units"]], [u["card"] for u in foe["units"]]
     energy = [e["card"] for e in me["energy"]]
     seats = [*state["seats"], "p9"]
-    yield from (tcg.EndPhase(), tcg.Pass())
+    yield from (tcg.EndPhase(), tcg.Pass(), tcg.Resign())
     for card in hand + my_set + foe_set[:1] + foe["hand"][:1]:
         yield from (tcg.SetCard(card, window) for window in (None, *WINDOWS, "dusk"))
         yield tcg.Energize(card)
@@ -332,7 +331,8 @@ def gattai_candidates(state: dict, seat: str) -> Iterable:
     cards = hand + foreign
     seats = [*state["seats"], "p9"]
     omens = [o["card"] for d in state["decks"].values() for o in d["omens"]] + ["P.JK9"]
-    yield from (gc.FlipCard(), gc.RevealInitiative(), gc.Concede(), gc.AnswerQuestion(True), gc.AnswerQuestion(False))
+    yield from (gc.FlipCard(), gc.RevealInitiative(), gc.Concede(), gc.Resign())
+    yield from (gc.AnswerQuestion(True), gc.AnswerQuestion(False))
     yield from (gc.PlayThreshold(source, card) for source in ("hand", "deck", "sleeve") for card in [None, *cards])
     yield from (gc.ChooseOutcome(o) for o in (*gambit.CHOSEN, "yes_and", "maybe"))
     yield from (gc.PickBoon(t) for t in (*gambit.BOONS, "rally"))

@@ -44,7 +44,7 @@ def test_a_match_with_a_custom_deck_is_played_to_the_end_with_audited_reveal_cal
         if summary["status"] == "finished":
             break
         seat = summary["to_act"][0]
-        commands = legal_options(client, mid, tokens[seat], rng)
+        commands = [c for c in legal_options(client, mid, tokens[seat], rng) if c["type"] != "resign"]
         attacks = [c for c in commands if c["type"] == "declare_attack"]
         calls = [c for c in commands if c.get("declared_type")]
         body = (max(attacks, key=lambda c: len(c.get("attackers", []))) if attacks
@@ -87,7 +87,7 @@ def test_no_endpoint_shows_a_viewer_a_secret_outside_its_audience_while_the_matc
                     for version, salt in hidden:
                         assert salt not in text, f"record {version} leaked to {seat or 'spectator'} via {name}"
         seat = current.to_act()[0]
-        commands = legal_options(client, mid, tokens[seat], rng)
+        commands = [c for c in legal_options(client, mid, tokens[seat], rng) if c["type"] != "resign"]
         preferred = [c for c in commands if c.get("declared_type") or c["type"] in ("activate_trap", "set_card")]
         body = rng.choice(preferred if preferred and rng.random() < 0.6 else commands)
         assert client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat])).status_code == 201

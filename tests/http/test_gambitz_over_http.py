@@ -171,7 +171,7 @@ def test_every_viewer_s_view_says_when_a_redraw_is_due(client, stacked_deck):
     viewers = [{}, auth(tokens["p1"]), auth(tokens["p2"])]
     assert all(client.get(f"/matches/{mid}/view", headers=h).get_json()["state"]["redraw_due"] is True for h in viewers)
     assert client.get(f"/matches/{mid}/legal-commands", headers=auth(tokens["p1"])).get_json()["commands"] == \
-        [{"type": "redraw"}]
+        [{"type": "redraw"}, {"type": "resign"}]
     redrawn = client.post(f"/matches/{mid}/commands", json={"type": "redraw"}, headers=auth(tokens["p1"]))
     assert redrawn.status_code == 201
     views = [client.get(f"/matches/{mid}/view", headers=h).get_json() for h in viewers]

@@ -59,7 +59,7 @@ def test_every_choice_kind_forms_accepted_bodies_over_http(client):
             break
         seat = rng.choice(sorted(summary["to_act"]))
         legal = _legal(client, mid, tokens[seat])
-        bodies = [(None, c) for c in legal["commands"] if c["type"] not in ("concede", "record_trigger")]
+        bodies = [(None, c) for c in legal["commands"] if c["type"] not in ("concede", "record_trigger", "resign")]
         bodies += [(c["type"], random_body(c, rng)) for c in legal["choices"]]
         kind, body = rng.choice(bodies)
         _post(client, mid, tokens[seat], body, legal["version"])
@@ -120,7 +120,8 @@ def test_a_three_against_five_combat_offers_every_full_block(client, app):
     match = app.extensions["gambit"].matches.match(mid)
     attackers = match.state["combat"]["attackers"]
     units = [u["card"] for u in match.state["players"]["p2"]["units"]]
-    assert (len(attackers), len(units)) == (3, 5) and legal["commands"] == [{"type": "assign_blockers", "blocks": {}}]
+    assert (len(attackers), len(units)) == (3, 5) and legal["commands"] == [
+        {"type": "assign_blockers", "blocks": {}}, {"type": "resign"}]
     every_block = [dict(zip(chosen, targets)) for size in range(4) for chosen in itertools.combinations(units, size)
                    for targets in itertools.permutations(attackers, size)]
     assert len(every_block) == 136 and sum(len(b) == 3 for b in every_block) == 60
@@ -154,7 +155,7 @@ def test_a_ruleset_resource_serves_commands_fields_and_the_tcg_catalogue(client)
     assert sum(body["catalogue"]["decks"]["dawn"].values()) == 30
     commands = {c["type"]: c for c in body["commands"]}
     assert set(commands) == {"set_card", "energize", "play_card", "activate_trap", "end_phase", "declare_attack",
-                             "assign_blockers", "pass"}
+                             "assign_blockers", "pass", "resign"}
     fields = {f["name"]: f for f in commands["play_card"]["fields"]}
     assert fields["card"] == {"name": "card", "type": "string", "required": True, "nullable": False}
     assert fields["energy"] == {"name": "energy", "type": "array<string>", "required": False, "nullable": False,

@@ -101,7 +101,7 @@ BOUND = {
                         "GambitResolved", "InitiativeRevealed", "InitiativeResolved", "DissonanceFlipped",
                         "QuestionAnswered", "ThreatStacksDrawn", "CardsGiven", "CardsReturned", "ThreatAssisted",
                         "Countered", "Escalated", "Rumbled", "Blocked", "Conceded", "ThrowdownEnded",
-                        "PilesCleared"},
+                        "PilesCleared", "SeatResigned"},
 }
 SOMETIMES = {  # kind -> (game, event) -> whether it is bound
     "gambitz": {},
@@ -111,8 +111,8 @@ SOMETIMES = {  # kind -> (game, event) -> whether it is bound
     "gattai-conflict": {},
 }
 FREE = {
-    "gambitz": set(),
-    "dragons-gambit": set(),
+    "gambitz": {"SeatResigned"},
+    "dragons-gambit": {"SeatResigned"},
     "gambit-board": {"Resigned"},
     "gambit-tcg": {"PlayerDamaged", "UnitDamaged", "UnitBoosted", "AttackerMuted"},
     "gattai-conflict": {"TriggerFired", "CardsDiscarded", "Assisted", "ThrowdownCalledOff"},

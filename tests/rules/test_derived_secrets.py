@@ -71,6 +71,8 @@ def choose(rng: random.Random, options: list, may_resign: bool):
         by_type.setdefault(command.type, []).append(command)
     if may_resign and "resign" in by_type:
         return by_type["resign"][0]
+    if len(by_type) > 1:
+        by_type.pop("resign", None)  # every game offers it at nearly every move: only when allowed
     for kind, chance in SELDOM.items():
         if kind in by_type and len(by_type) > 1 and rng.random() >= chance:
             del by_type[kind]

@@ -180,7 +180,7 @@ def test_choose_peek_lets_every_seat_name_two_slots_at_once():
     game = start(dg, {"players": 3, "initial_peek": "choose"})
     assert [e.kind for e in game.events] == ["RoundDealt"]
     assert dg.to_act(game.state) == ["p1", "p2", "p3"]
-    assert len(dg.legal_commands(game.state, "p2")) == 12  # two distinct slots, in either order
+    assert len(dg.legal_commands(game.state, "p2")) == 12 + 1  # two distinct slots, in either order; resign
     game.act("p2", PeekCards(0, 3))
     assert dg.to_act(game.state) == ["p1", "p3"]
     assert game.view(SPECTATOR)["discard"] == []
@@ -252,7 +252,7 @@ def test_unknown_seats_are_rejected():
 def test_a_turn_starts_with_draw_take_or_call():
     game = rigged(grids={"p1": LOW, "p2": LOW}, draws=(5, 5))
     assert [c.body() for c in dg.legal_commands(game.state, "p1")] == [
-        {"type": "draw"}, *({"type": "take_discard", "slot": s} for s in range(4))]
+        {"type": "draw"}, *({"type": "take_discard", "slot": s} for s in range(4)), {"type": "resign"}]
     assert violation(game, "p1", SwapDrawnCard(0)) == "no_drawn_card"
     assert violation(game, "p1", DiscardDrawnCard()) == "no_drawn_card"
     assert violation(game, "p1", SkipAbility()) == "ability_not_available"
@@ -276,7 +276,7 @@ def test_a_drawn_card_must_be_swapped_or_discarded_before_anything_else():
     for command in (DrawCard(), TakeDiscard(0), CallFinalGambit(), SkipAbility()):
         assert violation(game, "p1", command) == "must_resolve_drawn_card"
     assert [c.body() for c in dg.legal_commands(game.state, "p1")] == [
-        *({"type": "swap", "slot": s} for s in range(4)), {"type": "discard"}]
+        *({"type": "swap", "slot": s} for s in range(4)), {"type": "discard"}, {"type": "resign"}]
 
 
 def test_slots_are_0_to_3():
@@ -352,7 +352,7 @@ def discard_special(face: int, grids=None, **kw) -> RiggedGame:
 def test_8_puts_a_plus_one_token_on_any_seats_card():
     game = discard_special(8)
     assert dg.to_act(game.state) == ["p1"]
-    assert len(dg.legal_commands(game.state, "p1")) == 2 * 4 + 1
+    assert len(dg.legal_commands(game.state, "p1")) == 2 * 4 + 1 + 1  # each card, skip, resign
     [event] = game.act("p1", AddToken("p2", 1))
     assert event.public == {"seat": "p1", "target_seat": "p2", "slot": 1, "delta": 1, "tokens": 1}
     for viewer in (SPECTATOR, seat_view("p1"), seat_view("p2")):
@@ -405,7 +405,7 @@ def test_10_peeks_at_one_of_your_own_cards():
     game = discard_special(10)
     assert violation(game, "p1", PeekOtherCard("p2", 0)) == "ability_not_available"
     assert [c.body() for c in dg.legal_commands(game.state, "p1")] == [
-        *({"type": "peek_own", "slot": s} for s in range(4)), {"type": "skip_ability"}]
+        *({"type": "peek_own", "slot": s} for s in range(4)), {"type": "skip_ability"}, {"type": "resign"}]
     assert own_grid(game, "p1")[0]["face"] is None
     [event] = game.act("p1", PeekOwnCard(0))
     assert event.audience == ("p1",) and event.secret["face"] == 1
@@ -417,7 +417,7 @@ def test_12_swaps_cards_unseen_so_both_seats_lose_sight_of_their_slot():
     game = discard_special(12)
     assert violation(game, "p1", BlindSwap(2, "p1", 3)) == "must_target_another_seat"
     assert violation(game, "p1", BlindSwap(2, "p2", 9)) == "invalid_slot"
-    assert len(dg.legal_commands(game.state, "p1")) == 4 * 4 + 1
+    assert len(dg.legal_commands(game.state, "p1")) == 4 * 4 + 1 + 1  # each swap, skip, resign
     mine, theirs = game.state["grids"]["p1"][2], game.state["grids"]["p2"][3]
     [event] = game.act("p1", BlindSwap(2, "p2", 3))
     assert event.secret is None and mine not in json.dumps(event.public) and theirs not in json.dumps(event.public)

@@ -787,7 +787,7 @@ def test_sacrifice_is_the_only_way_to_destroy_your_own_unit():
     assert violation(game, "p1", PlayCard(c("p1", 1), discard=(c("p1", 2), c("p1", 3)),
                                           sacrifice=c("p2", 1))) == "no_target"
     assert {cls.type for cls in g.COMMANDS} == {"set_card", "energize", "play_card", "activate_trap", "end_phase",
-                                                "declare_attack", "assign_blockers", "pass"}
+                                                "declare_attack", "assign_blockers", "pass", "resign"}
 
 
 def test_ambush_pit_deals_two_damage_to_an_attacking_unit():

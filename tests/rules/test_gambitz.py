@@ -19,6 +19,11 @@ from domain.rulesets.gambitz.events import revealed_by_showing
 from domain.rulesets.gambitz.table import placement_problem, queen_moves
 from tests.support.harness import Game, random_playout, start
 
+
+def moves(state: dict, seat: str) -> list:
+    """The seat's legal moves of the game itself: its legal commands but `resign`, which the seat on turn always has."""
+    return [command for command in gz.legal_commands(state, seat) if command.type != "resign"]
+
 SPECTATOR = Viewer("spectator")
 ORGANIZER = Viewer("organizer", sees_all=True)
 
@@ -146,7 +151,7 @@ def test_first_seat_plays_first_and_is_configurable():
     game = start(gz, {"players": 3, "first_seat": "p2"})
     assert gz.to_act(game.state) == ["p2"]
     assert violation(game, "p1", PlayCard(hand(game, "p1")[0])) == "not_your_turn"
-    assert gz.legal_commands(game.state, "p1") == []
+    assert moves(game.state, "p1") == []
 
 
 # --- a turn -------------------------------------------------------------------------------------
@@ -199,29 +204,29 @@ def test_queen_is_played_only_on_a_stack_of_exactly_three():
     assert violation(game, "p1", PlayCard("queen-blue", stack="9")) == "queen_needs_three"
     assert violation(game, "p1", PlayCard("queen-blue")) == "queen_needs_stack"
     assert violation(game, "p1", PlayCard("queen-blue", stack="queen")) == "unknown_stack"
-    assert not any(command.card == "queen-blue" for command in gz.legal_commands(game.state, "p1"))
+    assert not any(command.card == "queen-blue" for command in moves(game.state, "p1"))
 
 
 def test_queen_cannot_lock_the_castle_stack():
     game = position({"p1": ["queen-blue", "king-red", "3-green"], "p2": ["castle-yellow", "2-green", "2-red"]},
                     stacks={"castle": ["castle-blue", "castle-green", "castle-red"]})
     assert violation(game, "p1", PlayCard("queen-blue", stack="castle")) == "queen_on_castle"
-    assert PlayCard("queen-blue", stack="castle") not in gz.legal_commands(game.state, "p1")
+    assert PlayCard("queen-blue", stack="castle") not in moves(game.state, "p1")
     game.act("p1", PlayCard("king-red"))
-    assert PlayCard("castle-yellow") in gz.legal_commands(game.state, "p2")
+    assert PlayCard("castle-yellow") in moves(game.state, "p2")
 
 
 def test_queen_scores_as_the_fourth_card_and_locks_the_stack_for_its_remaining_card():
     game = position({"p1": ["queen-blue", "king-red", "3-green"], "p2": ["7-yellow", "queen-red", "2-red"]},
                     stacks={"7": ["7-blue", "7-green", "7-red"]})
-    assert PlayCard("queen-blue", stack="7") in gz.legal_commands(game.state, "p1")
+    assert PlayCard("queen-blue", stack="7") in moves(game.state, "p1")
     played = game.act("p1", PlayCard("queen-blue", stack="7"))[0]
     assert played.public["points"] == 2 and played.public["position"] == 4 and played.public["locks"]
     board = game.view(SPECTATOR)["stacks"]["7"]
     assert board == {"cards": ["7-blue", "7-green", "7-red"], "queen": "queen-blue", "locked": True, "size": 4}
     assert violation(game, "p2", PlayCard("7-yellow")) == "stack_locked"
     assert violation(game, "p2", PlayCard("queen-red", stack="7")) == "stack_locked"
-    assert {command.card for command in gz.legal_commands(game.state, "p2")} == {"2-red"}
+    assert {command.card for command in moves(game.state, "p2")} == {"2-red"}
 
 
 def test_second_bishop_may_move_a_locking_queen():
@@ -229,14 +234,14 @@ def test_second_bishop_may_move_a_locking_queen():
                     stacks={"7": ["7-blue", "7-green", "7-red"], "5": ["5-blue", "5-green", "5-red"],
                             "bishop": ["bishop-blue"]}, queens={"7": "queen-blue"})
     move = PlayCard("bishop-green", move_queen_from="7", move_queen_to="5")
-    assert move in gz.legal_commands(game.state, "p1")
+    assert move in moves(game.state, "p1")
     events = game.act("p1", move)
     assert kinds(events)[:2] == ["CardPlayed", "QueenMoved"]
     assert events[0].public["points"] == 2 and game.view(SPECTATOR)["points"]["p1"] == 2  # the move scores nothing
     assert events[1].public == {"seat": "p1", "queen": "queen-blue", "from": "7", "to": "5"}
     stacks = game.view(SPECTATOR)["stacks"]
     assert not stacks["7"]["locked"] and stacks["5"]["queen"] == "queen-blue"
-    assert PlayCard("7-yellow") in gz.legal_commands(game.state, "p2")
+    assert PlayCard("7-yellow") in moves(game.state, "p2")
 
 
 def test_third_bishop_may_move_a_queen_onto_the_bishop_stack_it_completes():
@@ -267,7 +272,7 @@ def test_only_the_second_and_third_bishop_have_the_power(bishops_down):
         "bishop_power_unavailable"
     assert violation(game, "p1", PlayCard("king-red", move_queen_from="7", move_queen_to="5")) == \
         "bishop_power_unavailable"
-    assert all(command.move_queen_from is None for command in gz.legal_commands(game.state, "p1"))
+    assert all(command.move_queen_from is None for command in moves(game.state, "p1"))
 
 
 @pytest.mark.parametrize("source, target", [
@@ -293,7 +298,7 @@ def test_a_queen_moves_from_a_locked_stack_to_another_non_castle_stack_of_three(
 def test_knight_returns_cards_to_the_bottom_and_draws_replacements():
     game = position({"p1": ["knight-green", "7-blue", "king-red"], **FILLER}, stacks={"knight": ["knight-blue"]},
                     deck=["5-red", "6-red", "8-red"])
-    legal = gz.legal_commands(game.state, "p1")
+    legal = moves(game.state, "p1")
     for returned in [("7-blue",), ("king-red",), ("7-blue", "king-red"), ("king-red", "7-blue")]:
         assert PlayCard("knight-green", knight_return=returned) in legal
     size_before = game.view(SPECTATOR)["deck_size"]
@@ -330,7 +335,7 @@ def test_only_the_second_and_third_knight_have_the_power(knights_down):
                     stacks={"knight": ["knight-blue", "knight-red", "knight-yellow"][:knights_down]})
     assert violation(game, "p1", PlayCard("knight-green", knight_return=("7-blue",))) == "knight_power_unavailable"
     assert violation(game, "p1", PlayCard("7-blue", knight_return=("king-red",))) == "knight_power_unavailable"
-    assert not any(command.knight_return for command in gz.legal_commands(game.state, "p1"))
+    assert not any(command.knight_return for command in moves(game.state, "p1"))
     game.act("p1", PlayCard("knight-green", knight_return=()))  # an empty return is no return
 
 
@@ -351,7 +356,7 @@ def test_a_seat_with_no_playable_card_passes():
     game = position({"p1": ["queen-blue", "7-red", "8-red"], **FILLER},
                     stacks={"7": ["7-blue", "7-green", "7-yellow"], "8": ["8-blue", "8-green", "8-yellow"]},
                     queens={"7": "queen-green", "8": "queen-yellow"})
-    assert gz.legal_commands(game.state, "p1") == [PassTurn()]
+    assert moves(game.state, "p1") == [PassTurn()]
     assert violation(game, "p1", PlayCard("7-red")) == "stack_locked"
     assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
     events = game.act("p1", PassTurn())
@@ -367,7 +372,7 @@ def test_a_seat_that_can_play_cannot_pass():
 def test_three_queens_force_a_redraw():
     game = position({"p1": ["queen-blue", "queen-green", "queen-red"], **FILLER},
                     stacks={"7": ["7-blue", "7-green"]})
-    assert gz.legal_commands(game.state, "p1") == [RedrawHand()]
+    assert moves(game.state, "p1") == [RedrawHand()]
     assert violation(game, "p1", PassTurn()) == "must_redraw"
     assert violation(game, "p1", PlayCard("queen-blue", stack="7")) == "must_redraw"
     events = game.act("p1", RedrawHand())
@@ -380,7 +385,7 @@ def test_three_queens_force_a_redraw():
     assert game.view(SPECTATOR)["deck_size"] == 60 - 2 - 6
     # The same turn goes on: the seat now plays a card.
     assert gz.to_act(game.state) == ["p1"] and game.view(SPECTATOR)["redrew"]
-    legal = gz.legal_commands(game.state, "p1")
+    legal = moves(game.state, "p1")
     assert legal and all(isinstance(command, PlayCard) for command in legal)
     assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
     game.act("p1", legal[0])
@@ -415,22 +420,22 @@ def test_a_card_a_knight_sent_back_unseen_keeps_its_record_sealed_when_the_hand_
 def test_two_queens_and_a_locked_card_force_a_redraw():
     game = position({"p1": ["queen-blue", "queen-green", "7-red"], **FILLER},
                     stacks={"7": ["7-blue", "7-green", "7-yellow"]}, queens={"7": "queen-yellow"})
-    assert gz.legal_commands(game.state, "p1") == [RedrawHand()]
+    assert moves(game.state, "p1") == [RedrawHand()]
     events = game.act("p1", RedrawHand())
     assert events[0].public["cards"] == ["queen-blue", "queen-green", "7-red"] and len(hand(game, "p1")) == 3
 
 
 def test_two_queens_and_a_playable_card_play_that_card():
     game = position({"p1": ["queen-blue", "queen-green", "7-red"], **FILLER})
-    assert gz.legal_commands(game.state, "p1") == [PlayCard("7-red")]
+    assert moves(game.state, "p1") == [PlayCard("7-red")]
     assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
 
 
 def test_queens_that_can_lock_a_stack_are_played_not_redrawn():
     game = position({"p1": ["queen-blue", "queen-green", "queen-red"], **FILLER},
                     stacks={"7": ["7-blue", "7-green", "7-red"]})
-    assert RedrawHand() not in gz.legal_commands(game.state, "p1")
-    assert PlayCard("queen-blue", stack="7") in gz.legal_commands(game.state, "p1")
+    assert RedrawHand() not in moves(game.state, "p1")
+    assert PlayCard("queen-blue", stack="7") in moves(game.state, "p1")
 
 
 def stuck_endgame() -> Game:
@@ -442,10 +447,10 @@ def stuck_endgame() -> Game:
 
 def test_a_seat_still_stuck_after_its_redraw_passes_and_redraws_at_most_once_a_turn():
     game = stuck_endgame()
-    assert gz.legal_commands(game.state, "p1") == [RedrawHand()]
+    assert moves(game.state, "p1") == [RedrawHand()]
     game.act("p1", RedrawHand())
     assert game.view(SPECTATOR)["deck_size"] == 1
-    assert gz.legal_commands(game.state, "p1") == [PassTurn()]
+    assert moves(game.state, "p1") == [PassTurn()]
     assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
     game.act("p1", PassTurn())
     game.act("p2", PlayCard("castle-blue"))
@@ -457,7 +462,7 @@ def test_with_an_empty_deck_a_stuck_hand_of_queens_passes_instead_of_redrawing()
     game.act("p1", RedrawHand())
     game.act("p1", PassTurn())
     game.act("p2", PlayCard("castle-blue"))
-    assert gz.legal_commands(game.state, "p1") == [PassTurn()]
+    assert moves(game.state, "p1") == [PassTurn()]
     assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
     stuck = hand(game, "p1")
     events = game.act("p1", PassTurn())
@@ -474,7 +479,7 @@ def stuck_with_an_empty_deck() -> Game:
 def test_a_stuck_hand_with_an_empty_deck_is_shown_to_everyone_as_the_seat_passes_and_nothing_is_drawn():
     game = stuck_with_an_empty_deck()
     assert game.view(SPECTATOR)["deck_size"] == 0
-    assert gz.legal_commands(game.state, "p1") == [PassTurn()]
+    assert moves(game.state, "p1") == [PassTurn()]
     assert violation(game, "p1", RedrawHand()) == "redraw_not_allowed"
     [dealt] = game.state["received"]["p1"]
     shown, passed, began = game.act("p1", PassTurn())
@@ -591,7 +596,7 @@ def test_game_ends_when_the_deck_is_empty_and_every_seat_with_cards_has_passed()
     assert kinds(events) == ["TurnPassed", "GameEnded"]
     result = gz.outcome(game.state)
     assert result["reason"] == "no_card_can_be_played"
-    assert gz.to_act(game.state) == [] and gz.legal_commands(game.state, "p1") == []
+    assert gz.to_act(game.state) == [] and moves(game.state, "p1") == []
     assert violation(game, "p1", PassTurn()) == "game_over"
 
 
@@ -684,7 +689,7 @@ def test_commands_name_real_cards_from_the_own_hand():
 def test_nothing_can_be_done_before_the_deal():
     config = config_from_dict(gz.Config, {})
     state = gz.initial_state(config, gz.seat_names(config))
-    assert gz.to_act(state) == [] and gz.legal_commands(state, "p1") == [] and gz.outcome(state) is None
+    assert gz.to_act(state) == [] and moves(state, "p1") == [] and gz.outcome(state) is None
     with pytest.raises(RuleViolation) as info:
         gz.decide(state, "p1", PassTurn(), None)
     assert info.value.rule == "not_started"
@@ -714,7 +719,7 @@ def test_every_legal_command_is_accepted_and_nothing_else_in_a_crafted_position(
     game = position({"p1": ["bishop-green", "knight-green", "queen-red"], **FILLER},
                     stacks={"7": ["7-blue", "7-green", "7-red"], "5": ["5-blue", "5-green", "5-red"],
                             "bishop": ["bishop-blue"], "knight": ["knight-blue"]}, queens={"7": "queen-blue"})
-    legal = gz.legal_commands(game.state, "p1")
+    legal = moves(game.state, "p1")
     # queen on 5; bishop, bishop moving 7->5; knight, and its 4 returns (2 single, 1 pair in both orders).
     assert [command.body() for command in legal] == [
         {"type": "play", "card": "bishop-green"},
@@ -836,7 +841,7 @@ def test_a_seat_sees_its_own_hand_but_no_other_hand_nor_the_deck():
     game = start(gz, {"players": 4})
     for _ in range(12):
         seat = gz.to_act(game.state)[0]
-        game.act(seat, gz.legal_commands(game.state, seat)[-1])
+        game.act(seat, moves(game.state, seat)[-1])
         for viewer_seat in game.seats:
             viewer = Viewer("seat", viewer_seat)
             view = game.view(viewer)
@@ -849,7 +854,7 @@ def test_spectators_see_stacks_scores_hand_sizes_and_deck_size_only():
     game = start(gz, {"players": 3})
     for _ in range(6):
         seat = gz.to_act(game.state)[0]
-        game.act(seat, gz.legal_commands(game.state, seat)[0])
+        game.act(seat, moves(game.state, seat)[0])
     view = game.view(SPECTATOR)
     assert {"stacks", "points", "hand_sizes", "deck_size", "shown_hands", "turn"} <= set(view)
     assert "hand" not in view and "hands" not in view and "deck" not in view
@@ -901,7 +906,7 @@ def test_no_public_event_part_names_a_hidden_card():
     game = start(gz, {"players": 3})
     for _ in range(30):
         seat = gz.to_act(game.state)[0]
-        game.act(seat, gz.legal_commands(game.state, seat)[-1])
+        game.act(seat, moves(game.state, seat)[-1])
     for event in game.events:
         if event.kind in ("CardPlayed", "QueenMoved", "HandShown"):
             continue  # these cards are face up on the table

@@ -79,7 +79,8 @@ def play(rng: random.Random, config: dict, check, tarry: float = 0.0) -> Game:
         else:
             seat = rng.choice(acting)
         # Listed commands, and a random member of each choice (gifts, returns, discards, story targets).
-        options = gc.legal_commands(game.state, seat)
+        # Resigning ends a conflict wherever it stands: tested on its own (test_gattai_conflict_resign.py).
+        options = [c for c in gc.legal_commands(game.state, seat) if c.type != "resign"]
         options += [choice.random_command(rng) for choice in gc.legal_choices(game.state, seat)]
         if not options:
             assert seat not in acting, f"{seat} is to act but has no legal command"

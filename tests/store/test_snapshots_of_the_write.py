@@ -62,7 +62,7 @@ def _played(apps: tuple[MatchService, ...], ruleset_id: str, rng: random.Random,
         if match.status != "active" or match.version >= versions:
             return match.match_id
         seat = rng.choice(match.to_act())
-        app.act(match.match_id, seat, random_legal_command(ruleset, match.state, seat, rng))
+        app.act(match.match_id, seat, random_legal_command(ruleset, match.state, seat, rng, lambda kind: kind != "resign"))
 
 
 def _stored_snapshots(app: MatchService, match_id: str) -> list[Any]:

@@ -43,7 +43,11 @@ def legal_options(client, match_id: str, token: str, rng: random.Random) -> list
 
 def play_to_end(client, match_id: str, tokens: dict, rng: random.Random, max_commands: int = 5000,
                 prefer=None) -> list[dict]:
-    """Play random legal commands over HTTP until the match finishes; returns every response body."""
+    """Play random legal commands over HTTP until the match finishes; returns every response body.
+
+    Giving up (`resign`, offered at nearly every move) is taken only when nothing else is listed, so
+    the match reaches the game's own end.
+    """
     responses = []
     for _ in range(max_commands):
         summary = client.get(f"/matches/{match_id}").get_json()
@@ -55,6 +59,7 @@ def play_to_end(client, match_id: str, tokens: dict, rng: random.Random, max_com
         if prefer is not None:
             preferred = [c for c in options if prefer(c)]
             options = preferred or options
+        options = [c for c in options if c["type"] != "resign"] or options
         body = rng.choice(options)
         response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))
         assert response.status_code == 201, (body, response.get_json())

@@ -16,6 +16,9 @@ from domain.choices import random_legal_command
 from domain.ruleset import Command, Event, RuleViolation, Viewer, config_from_dict
 
 SEED = bytes(range(32))
+# Commands that end a match at once: random play takes them only now and then, so playouts reach the
+# game's own ends (every game offers `resign` at most moves).
+ENDERS = ("resign", "concede")
 
 
 def _stored(event: Event, version: int) -> Event:
@@ -99,9 +102,11 @@ def start(ruleset: ModuleType, config: dict | None = None, *, server_seed: bytes
 
 
 def random_playout(ruleset: ModuleType, config: dict | None, rng: random.Random, *, max_steps: int = 5000,
-                   server_seed: bytes | None = None, check=None, seat_options: dict | None = None) -> Game:
+                   server_seed: bytes | None = None, check=None, seat_options: dict | None = None,
+                   enders_rate: float = 0.02) -> Game:
     """Play random legal commands (listed, or formed from a choice) until the game has an outcome;
-    `check(game)` runs after each step."""
+    `check(game)` runs after each step. A command that ends the match at once (ENDERS) is taken only at
+    `enders_rate` of the steps (or when nothing else is left)."""
     seed = server_seed if server_seed is not None else rng.randbytes(32)
     game = start(ruleset, config, server_seed=seed, seat_options=seat_options)
     for _ in range(max_steps):
@@ -112,7 +117,8 @@ def random_playout(ruleset: ModuleType, config: dict | None, rng: random.Random,
         optional = ruleset.may_act(game.state)
         # Now and then a seat takes an optional action (an assist, a call), so playouts reach them.
         seat = rng.choice(sorted(optional if optional and rng.random() < 0.2 else acting))
-        command = random_legal_command(ruleset, game.state, seat, rng)
+        prefer = None if rng.random() < enders_rate else (lambda kind: kind not in ENDERS)
+        command = random_legal_command(ruleset, game.state, seat, rng, prefer)
         assert command is not None, f"{seat} is to act but has no legal command"
         game.act(seat, command)
         if check is not None:

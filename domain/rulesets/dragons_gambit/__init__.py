@@ -19,6 +19,12 @@ Rules: docs/rules/dragons-gambit.md, over the game's seed. Decisions where both 
 - A timed match (docs/clocks.md): a seat whose time runs out forfeits. `SeatTimedOut` ends the match at
   once (reason `time`, the outcome names it `forfeited`); the other seats are ranked by their match scores
   as they stand (the round in play does not count), and the forfeiting seat is never among the winners.
+- Giving up (rules page, rulings after the third audit): the seed has no resignation, so `resign`
+  has exactly a time-out's consequence. A seat may resign while the match waits for it (it is in
+  `to_act`: on its turn, or while it has still to peek in a `choose` peek); no seat acts unasked, so
+  `resigners` is `to_act` (another seat is refused `not_your_turn`, a finished match `game_over`).
+  `SeatResigned` ends the match at once like `SeatTimedOut`, with reason `resignation`; the outcome
+  names the seat `forfeited` and never counts it among the winners.
 
 Files: config (Config, seats) · cards (deck, faces, deals) · commands · events (EVENTS: every
 event kind as a typed payload; their parts, derived_*) · state (DragonsState, initial_state,
@@ -40,13 +46,14 @@ from .commands import (
     PeekCards,
     PeekOtherCard,
     PeekOwnCard,
+    Resign,
     SkipAbility,
     SwapDrawnCard,
     TakeDiscard,
 )
 from .config import RULESET_ID, Config, join_options, seat_names
 from .events import EVENT_KINDS, EVENTS, derived_public, derived_secret
-from .legal import legal_choices, legal_commands, may_act, to_act
+from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
@@ -73,6 +80,7 @@ __all__ = [
     "PeekCards",
     "PeekOtherCard",
     "PeekOwnCard",
+    "Resign",
     "SkipAbility",
     "SwapDrawnCard",
     "TakeDiscard",
@@ -88,6 +96,7 @@ __all__ = [
     "may_act",
     "outcome",
     "readjudicate",
+    "resigners",
     "seat_names",
     "setup",
     "time_out",

@@ -97,6 +97,13 @@ class CallFinalGambit(Command):
     type: ClassVar[str] = "call_final_gambit"
 
 
+@dataclass(frozen=True)
+class Resign(Command):
+    """Give up when the match waits for you: you forfeit as if your time had run out, recorded as a resignation."""
+
+    type: ClassVar[str] = "resign"
+
+
 COMMANDS: tuple[type[Command], ...] = (
     PeekCards,
     DrawCard,
@@ -109,15 +116,17 @@ COMMANDS: tuple[type[Command], ...] = (
     SkipAbility,
     TakeDiscard,
     CallFinalGambit,
+    Resign,
 )
 
 # A round opens with the initial peek (waited for only with `initial_peek: choose`); every other
 # command is a turn's: draw, take from the discard or call Final Gambit, then resolve the drawn
-# card and its ability. Nothing is done while a round is dealt or scored, or after the end.
+# card and its ability. A seat the match waits for may resign in either. Nothing is done while a
+# round is dealt or scored, or after the end.
 PHASES = Phases(
     {
         "dealing": (),
-        "peek": (PeekCards,),
+        "peek": (PeekCards, Resign),
         "turn": tuple(cls for cls in COMMANDS if cls is not PeekCards),
         "scoring": (),
         "over": (),

@@ -249,6 +249,16 @@ class SeatTimedOut(Payload):
     seat: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class SeatResigned(Payload):
+    """A seat the match waited for gave up: it forfeits as on a time-out, and the match ends at once."""
+
+    seat: str
+
+
+# The kinds that end the match by a seat's forfeit.
+FORFEITS = (SeatTimedOut.kind(), SeatResigned.kind())
+
 EVENTS = EventTypes(
     RoundDealt,
     InitialCardsPeeked,
@@ -265,10 +275,11 @@ EVENTS = EventTypes(
     FinalGambitCalled,
     RoundEnded,
     SeatTimedOut,
+    SeatResigned,
 )
 
-# The kinds play records; a time-out's forfeit is the clock's doing (rules.time_out).
-EVENT_KINDS: tuple[str, ...] = tuple(kind for kind in EVENTS.kinds() if kind != SeatTimedOut.kind())
+# The kinds play records; a forfeit ends play instead (a time-out is the clock's doing, a resignation a seat's).
+EVENT_KINDS: tuple[str, ...] = tuple(kind for kind in EVENTS.kinds() if kind not in FORFEITS)
 
 # --- secrets: the cards a seat is shown, and what a shuffle puts where -------------------------
 

@@ -17,24 +17,18 @@ from .commands import (
     PeekCards,
     PeekOtherCard,
     PeekOwnCard,
+    Resign,
     SkipAbility,
     SwapDrawnCard,
     TakeDiscard,
 )
-from .rules import check_command
+from .rules import check_command, check_may_resign, waiting_for
 from .shapes import DragonsState
 
 
 def to_act(state: DragonsState) -> list[str]:
     """Seats the match waits for: the unpeeked seats in a `choose` peek, else the seat on turn."""
-    if state["phase"] == "peek":
-        if state["config"]["initial_peek"] != "choose":
-            return []
-        return [s for s in state["seats"] if not state["peeked"][s]]
-    on_turn = state["current"]
-    if state["phase"] == "turn" and on_turn is not None:
-        return [on_turn]
-    return []
+    return waiting_for(state)
 
 
 def may_act(state: DragonsState) -> list[str]:
@@ -42,6 +36,11 @@ def may_act(state: DragonsState) -> list[str]:
     # The rules have no out-of-turn action: abilities belong to the seat on turn, the Final
     # Gambit is a turn's choice, and the simultaneous `choose` peek waits for every seat.
     return []
+
+
+def resigners(state: DragonsState) -> list[str]:
+    """The seats that may give up now: exactly the seats the match waits for (`check_may_resign`)."""
+    return [seat for seat in state["seats"] if passes(check_may_resign, state, seat)]
 
 
 def _candidates(state: DragonsState, seat: str) -> list[Command]:
@@ -68,13 +67,18 @@ def _candidates(state: DragonsState, seat: str) -> list[Command]:
     return [DrawCard()] + [TakeDiscard(s) for s in slots] + [CallFinalGambit()]
 
 
+def _candidates_with_resign(state: DragonsState, seat: str) -> list[Command]:
+    """The moves of the game at this point, and resign, which a seat the match waits for may always send."""
+    return [*_candidates(state, seat), Resign()]
+
+
 def legal_commands(state: DragonsState, seat: str) -> list[Command]:
-    """Every command `seat` may issue now (complete: at most 81 entries, for a 12 with six seats)."""
+    """Every command `seat` may issue now (complete: at most 82 entries, for a 12 with six seats, and resign)."""
     if seat not in to_act(state):
         return []
-    return [command for command in _candidates(state, seat) if passes(check_command, state, seat, command)]
+    return [command for command in _candidates_with_resign(state, seat) if passes(check_command, state, seat, command)]
 
 
 def legal_choices(state: DragonsState, seat: str) -> list[Choice]:
-    """None: every legal command is listed by legal_commands (at most 81)."""
+    """None: every legal command is listed by legal_commands (at most 82)."""
     return []

@@ -33,6 +33,7 @@ from .commands import (
     PeekCards,
     PeekOtherCard,
     PeekOwnCard,
+    Resign,
     SkipAbility,
     SwapDrawnCard,
     TakeDiscard,
@@ -45,6 +46,7 @@ from .events import (
     CardsBlindSwapped,
     DrawnCardSwapped,
     FinalGambitCalled,
+    SeatResigned,
     SeatTimedOut,
     deal_public,
     dealt_grids,
@@ -145,12 +147,34 @@ def check_turn_start(state: DragonsState, command: Command) -> None:
         check_final_gambit(state)
 
 
+def waiting_for(state: DragonsState) -> list[str]:
+    """Seats the match waits for: the unpeeked seats in a `choose` peek, else the seat on turn (legal.to_act)."""
+    if state["phase"] == "peek":
+        if state["config"]["initial_peek"] != "choose":
+            return []
+        return [s for s in state["seats"] if not state["peeked"][s]]
+    on_turn = state["current"]
+    if state["phase"] == "turn" and on_turn is not None:
+        return [on_turn]
+    return []
+
+
+def check_may_resign(state: DragonsState, seat: str) -> None:
+    """A seat gives up only while the match waits for it (no seat ever acts unasked), before the end."""
+    check_game_running(state["phase"] == "over")
+    check_seat_in_match(state["seats"], seat)
+    check_seat_to_act(seat, waiting_for(state))
+
+
 def check_command(state: DragonsState, seat: str, command: Command) -> None:
     """Raise RuleViolation unless `seat` may issue `command` now."""
     check_game_running(state["phase"] == "over")
     check_seat_in_match(state["seats"], seat)
     if not isinstance(command, COMMANDS):
         raise RuleViolation("unknown_command", f"{type(command).__name__} is not a command of this game")
+    if isinstance(command, Resign):
+        check_may_resign(state, seat)
+        return
     if state["phase"] == "peek":
         check_peek(state, seat, command)
         return
@@ -267,6 +291,8 @@ def _turn_events(d: Pad, seat: str, command: Command) -> None:
 def decide(state: DragonsState, seat: str, command: Command, chance: Chance) -> list[Event]:
     """The events `command` by `seat` causes; RuleViolation when the rules forbid it."""
     check_command(state, seat, command)
+    if isinstance(command, Resign):
+        return [SeatResigned(seat=seat).event()]
     d = Pad(state, chance, stop_at_match_end=True)
     try:
         _turn_events(d, seat, command)
@@ -288,7 +314,8 @@ def setup(config: Config, seats: list[str], chance: Chance, seat_options: dict[s
 
 
 def outcome(state: DragonsState) -> dict | None:
-    """None while the match runs; then the lowest match score wins (ties share); a forfeit on time ranks the others."""
+    """None while the match runs; then the lowest match score wins (ties share); a forfeit (on time, or a
+    resignation) ranks the others, and the outcome names the seat that `forfeited`."""
     if state["phase"] != "over":
         return None
     scores = state["scores"]
@@ -297,7 +324,7 @@ def outcome(state: DragonsState) -> dict | None:
     best = min(scores[s] for s in contenders)
     result = {
         "winners": [s for s in contenders if scores[s] == best],
-        "reason": "target_score" if forfeited is None else "time",
+        "reason": "target_score" if forfeited is None else state.get("forfeit_reason", "time"),
         "scores": dict(scores),
         "rounds": state["round"],
     }

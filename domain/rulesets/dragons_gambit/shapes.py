@@ -96,3 +96,4 @@ class DragonsState(TypedDict):
     history: NotRequired[list[PastRound]]
     last_round: LastRound | None
     forfeited: NotRequired[str]
+    forfeit_reason: NotRequired[Literal["resignation"]]

@@ -25,7 +25,8 @@ State (plain JSON, typed as `DragonsState` below):
   card discarded face up reveals its record at once; the round's end reveals the rest, since by
   then every card they name is face up and its path public (every move names its slots).
 - `scores`, `rounds_played`, `last_round` (the latest round's result, for the view);
-  `forfeited`: the seat whose time ran out, once one has.
+  `forfeited`: the seat whose time ran out or that resigned, once one has; `forfeit_reason`
+  `resignation` when it resigned (absent after a time-out, as in snapshots older than resigning).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from .events import (
     InitialCardsPeeked,
     RoundDealt,
     RoundEnded,
+    SeatResigned,
     SeatTimedOut,
     TokenAdded,
 )
@@ -332,6 +334,13 @@ def _seat_timed_out(state: DragonsState, timed_out: SeatTimedOut, event: Event) 
     """A seat out of time forfeits (rules.time_out): the match ends at once, and that seat cannot win."""
     state["phase"], state["current"] = "over", None
     state["forfeited"] = timed_out.seat
+
+
+@FOLDS.on(SeatResigned)
+def _seat_resigned(state: DragonsState, resigned: SeatResigned, event: Event) -> None:
+    """A seat that resigns forfeits exactly as one out of time does; the end is recorded as a resignation."""
+    state["phase"], state["current"] = "over", None
+    state["forfeited"], state["forfeit_reason"] = resigned.seat, "resignation"
 
 
 def evolve(state: DragonsState, event: Event) -> DragonsState:

@@ -61,7 +61,7 @@ from .commands import (
 )
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
-from .legal import legal_choices, legal_commands, may_act, to_act
+from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
@@ -105,6 +105,7 @@ __all__ = [
     "may_act",
     "outcome",
     "readjudicate",
+    "resigners",
     "seat_names",
     "setup",
     "time_out",

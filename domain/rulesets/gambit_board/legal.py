@@ -63,6 +63,11 @@ def may_act(state: BoardState) -> list[str]:
     return [seat for seat in SEATS if seat not in waiting]
 
 
+def resigners(state: BoardState) -> list[str]:
+    """The seats that may give up now: both, at any time while the match runs."""
+    return [] if match_over(state) else list(SEATS)
+
+
 def legal_commands(state: BoardState, seat: str) -> list[Command]:
     """Every whole command `seat` may send now, and `resign`, which a seat may send at any time.
 

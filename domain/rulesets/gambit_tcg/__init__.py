@@ -9,9 +9,13 @@ list is secret to its seat (DeckRegistered secret).
 Config: `players` (must be 2, the format is 1v1) and `turn_limit`.
 
 Our rulings: a seat whose time runs out in a timed match (docs/clocks.md) loses at once, like a deck-out
-(`SeatLost`, reason `time`); a turn limit (config, default 100) ends every game, the seat with more life
-winning; one blocker per attacker, and a Guard unit able to block must block first; who a trap
-window asks is decided on public facts only, one responder at a time.
+(`SeatLost`, reason `time`); giving up (rules page, rulings after the third audit: the seed has no
+resignation, so it has a time-out's consequence) is `resign`, taken while the match waits for the seat
+(`resigners` is `to_act`: another seat is refused `not_your_turn`, a finished game `game_over`), and the
+seat loses at once (`SeatLost`, reason `resignation`, the outcome's `losers` naming it); a turn limit
+(config, default 100) ends every game, the seat with more life winning; one blocker per attacker, and a
+Guard unit able to block must block first; who a trap window asks is decided on public facts only, one
+responder at a time.
 - Your own units (rules page): damage and destroy effects target opposing units only — Judgment
   Ward and Ambush Pit never hit their own seat's attacker (refused as `own_unit`, never offered);
   we rule Snare Vines the same (muting one's own attacker could only hurt its controller), so an
@@ -48,11 +52,12 @@ from .commands import (
     Energize,
     Pass,
     PlayCard,
+    Resign,
     SetCard,
 )
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
-from .legal import legal_choices, legal_commands, may_act, to_act
+from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
@@ -76,6 +81,7 @@ __all__ = [
     "Energize",
     "Pass",
     "PlayCard",
+    "Resign",
     "SetCard",
     "catalogue",
     "decide",
@@ -89,6 +95,7 @@ __all__ = [
     "may_act",
     "outcome",
     "readjudicate",
+    "resigners",
     "seat_names",
     "setup",
     "time_out",

@@ -84,24 +84,32 @@ class Pass(Command):
     type: ClassVar[str] = "pass"
 
 
-COMMANDS = (SetCard, Energize, PlayCard, ActivateTrap, EndPhase, DeclareAttack, AssignBlockers, Pass)
+@dataclass(frozen=True)
+class Resign(Command):
+    """Give up when the match waits for you: you lose at once, as if your time had run out (`SeatLost`, reason
+    `resignation`)."""
+
+    type: ClassVar[str] = "resign"
+
+
+COMMANDS = (SetCard, Energize, PlayCard, ActivateTrap, EndPhase, DeclareAttack, AssignBlockers, Pass, Resign)
 
 # Every phase starts with a trap window (docs/rules/gambit-tcg.md: `main1`, `combat`, `main2`, `draw`,
 # `end`), and an attack, a spell or a unit opens one too: in a window the seat asked activates a trap
 # or passes. A main phase is for setting, energizing, playing and ending it; combat for declaring
-# attackers and assigning blockers. Before turn 1 p2 may set one card for free or pass; nothing is done
-# before the deal or after the end.
+# attackers and assigning blockers. Before turn 1 p2 may set one card for free or pass. The seat the
+# match waits for may resign in every phase; nothing is done before the deal or after the end.
 WINDOW: tuple[type[Command], ...] = (ActivateTrap, Pass)
 MAIN: tuple[type[Command], ...] = (SetCard, Energize, PlayCard, EndPhase, *WINDOW)
 PHASES = Phases(
     {
         "setup": (),
-        "free_set": (SetCard, Pass),
-        "main1": MAIN,
-        "combat": (DeclareAttack, AssignBlockers, *WINDOW),
-        "main2": MAIN,
-        "draw": WINDOW,
-        "end": WINDOW,
+        "free_set": (SetCard, Pass, Resign),
+        "main1": (*MAIN, Resign),
+        "combat": (DeclareAttack, AssignBlockers, *WINDOW, Resign),
+        "main2": (*MAIN, Resign),
+        "draw": (*WINDOW, Resign),
+        "end": (*WINDOW, Resign),
         "over": (),
     }
 )

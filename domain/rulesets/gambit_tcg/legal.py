@@ -2,7 +2,7 @@
 
 The legal moves reuse decide's named checks (check_set, check_play, check_activation and the
 option lists of effects.py, play.py and combat.py), so what they offer is exactly what decide
-accepts. Every action of gambit-tcg is one the match waits for: a trap window asks its
+accepts (resign: `phases.check_may_resign`). Every action of gambit-tcg is one the match waits for: a trap window asks its
 responders one at a time and only the seat it is asking may activate a trap, so no seat ever
 acts unasked and `may_act` is always empty.
 """
@@ -12,35 +12,29 @@ from __future__ import annotations
 from domain.choices import Choice, collapse, one_of, subset_of
 from domain.ruleset import RuleViolation, passes
 
-from .cards import CARDS, ENERGY_CAP, SEATS, WINDOWS
+from .cards import CARDS, ENERGY_CAP, WINDOWS
 from .combat import block_choices
-from .commands import ActivateTrap, DeclareAttack, EndPhase, Energize, Pass, PlayCard, SetCard
+from .commands import ActivateTrap, DeclareAttack, EndPhase, Energize, Pass, PlayCard, Resign, SetCard
 from .effects import CHOICE_FIELDS, choice_options
-from .phases import attack_candidates
+from .phases import attack_candidates, awaited, check_may_resign
 from .play import check_play, item_hosts, payment_domains
-from .shapes import TcgState, on_turn, opponent
+from .shapes import TcgState, opponent
 from .traps import check_activation, check_set
 
 
 def to_act(state: TcgState) -> list[str]:
     """Seats the match waits for: a window's next responder, else whoever the step waits for."""
-    if state["result"] is not None:
-        return []
-    if state["window"] is not None:
-        return state["window"]["responders"][:1]
-    step = state["step"]
-    if step == "free_set":
-        return [SEATS[1]]
-    if step in ("main", "attack"):
-        return [on_turn(state)]
-    if step == "blocks":
-        return [opponent(state["active"])]
-    return []
+    return awaited(state)
 
 
 def may_act(state: TcgState) -> list[str]:
     """Seats not waited for that may act now: none, every action of gambit-tcg is awaited (see above)."""
     return []
+
+
+def resigners(state: TcgState) -> list[str]:
+    """The seats that may give up now: exactly the seat the match waits for (`check_may_resign`)."""
+    return [seat for seat in state["seats"] if passes(check_may_resign, state, seat)]
 
 
 def legal_commands(state: TcgState, seat: str) -> list:
@@ -57,6 +51,12 @@ def _legal_options(state: TcgState, seat: str) -> list:
     """Every legal command of `seat` now, as whole commands and choices (see domain/choices.py)."""
     if seat not in to_act(state):
         return []
+    resign = [Resign()] if passes(check_may_resign, state, seat) else []
+    return _moves(state, seat) + resign
+
+
+def _moves(state: TcgState, seat: str) -> list:
+    """The moves of the game itself that `seat`, whom the match waits for, may make now."""
     if state["window"] is not None:
         return [Pass()] + _trap_activations(state, seat)
     step = state["step"]

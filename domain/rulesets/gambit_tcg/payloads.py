@@ -180,7 +180,7 @@ class TurnEnded(Payload):
 
 @dataclass(frozen=True, kw_only=True)
 class SeatLost(Payload):
-    """Seats lose: at zero life, decked out, or out of time."""
+    """Seats lose: at zero life, decked out, out of time, or by resigning."""
 
     seats: list[str]
     reason: LossReason

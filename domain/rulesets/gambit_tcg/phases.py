@@ -1,4 +1,4 @@
-"""What the turn's flow reads off the board: which units may attack, and who a trap window asks.
+"""What the turn's flow reads off the board: who the match waits for, which units may attack, who a trap window asks.
 
 These are public facts only (the card pool and each trap's windows are public card data; a
 face-down card's declared window is never consulted), so who is asked gives nothing away. A
@@ -9,9 +9,34 @@ view.py show them.
 
 from __future__ import annotations
 
-from .cards import CARDS, TRAP_IDS, energy_value
+from domain.ruleset import check_game_running, check_seat_in_match, check_seat_to_act
+
+from .cards import CARDS, SEATS, TRAP_IDS, energy_value
 from .effects import combine, keywords
 from .shapes import TcgState, on_turn, opponent
+
+
+def awaited(state: TcgState) -> list[str]:
+    """Seats the match waits for (legal.to_act): a window's next responder, else whoever the step waits for."""
+    if state["result"] is not None:
+        return []
+    if state["window"] is not None:
+        return state["window"]["responders"][:1]
+    step = state["step"]
+    if step == "free_set":
+        return [SEATS[1]]
+    if step in ("main", "attack"):
+        return [on_turn(state)]
+    if step == "blocks":
+        return [opponent(state["active"])]
+    return []
+
+
+def check_may_resign(state: TcgState, seat: str) -> None:
+    """A seat gives up only while the match waits for it (no seat ever acts unasked), before the end."""
+    check_game_running(state["result"] is not None)
+    check_seat_in_match(state["seats"], seat)
+    check_seat_to_act(seat, awaited(state))
 
 
 def attack_candidates(state: TcgState, seat: str) -> list[str]:

@@ -31,6 +31,7 @@ from .commands import (
     Energize,
     Pass,
     PlayCard,
+    Resign,
     SetCard,
     choices_of,
 )
@@ -38,6 +39,7 @@ from .config import Config, join_options
 from .legal import to_act
 from .parts import deck_secret, registered_public, shuffle_public, started_public
 from .payloads import FreeSetDeclined, SeatLost
+from .phases import check_may_resign
 from .play import check_energize, check_payment, check_play, energize, play_card
 from .responses import pass_window
 from .scratch import TcgDecision
@@ -74,6 +76,9 @@ def setup(config: Config, seats: list[str], chance: Chance, seat_options: dict[s
 
 def decide(state: TcgState, seat: str, command: Command, chance: Chance | None = None) -> list[Event]:
     """The events a command leads to; RuleViolation when the rules forbid it."""
+    if isinstance(command, Resign):
+        check_may_resign(state, seat)
+        return [SeatLost(seats=[seat], reason="resignation").event()]
     check_game_running(state["result"] is not None)
     check_seat_in_match(state["seats"], seat)
     acting = to_act(state)
@@ -165,7 +170,8 @@ def _main(state: TcgState, seat: str, command: Command, chance: Chance | None) -
 
 
 def outcome(state: TcgState) -> dict | None:
-    """None while running; then winners, reason (zero_life | deck_out | turn_limit), and life totals."""
+    """None while running; then winners, reason (zero_life | deck_out | time | resignation | turn_limit), and life
+    totals (a loss names the `losers`)."""
     result = state["result"]
     if result is None:
         return None

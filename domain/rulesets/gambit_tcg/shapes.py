@@ -26,7 +26,7 @@ T = TypeVar("T")
 Phase = Literal["main1", "combat", "main2", "draw", "end"]
 WindowName = Literal[Phase, "attack_declared", "spell_activated", "unit_played"]
 CardType = Literal["unit", "spell", "trap", "item", "field"]
-LossReason = Literal["zero_life", "deck_out", "time"]
+LossReason = Literal["zero_life", "deck_out", "time", "resignation"]
 Step = Literal["free_set", "main", "attack", "blocks"]
 
 

@@ -44,6 +44,11 @@ taken where the seed and the rules page are silent, so that replays and clients 
 - A timed match (docs/clocks.md): a seat whose time runs out forfeits. `SeatTimedOut` ends the game at once
   (reason `time`, the outcome names it `forfeited`); the other seats are ranked by their scores as they
   stand (hands in hand count as at any end), and the forfeiting seat is never among the winners.
+- Giving up (rules page, rulings after the third audit): the seed has no resignation, so `resign`
+  has exactly a time-out's consequence. It is taken when the seat could act, which in Gambitz is
+  only on its own turn (`resigners` is the seat on turn; another seat is refused `not_your_turn`,
+  a finished game `game_over`). `SeatResigned` ends the game at once like `SeatTimedOut`, with
+  reason `resignation`; the outcome names the seat `forfeited` and never counts it among the winners.
 - End: after a pass, when the deck is empty and every seat holding cards has passed since the
   last card was played; after a play, when every hand is empty (kept for the rules page's sake:
   each Queen either stays in a hand or strands the last card of the stack it locks, so at least
@@ -61,10 +66,10 @@ catalogue), readjudicate.
 from __future__ import annotations
 
 from .cards import CARDS, DEFAULT_SCORING, STACK_RANKS
-from .commands import COMMANDS, PHASES, PassTurn, PlayCard, RedrawHand
+from .commands import COMMANDS, PHASES, PassTurn, PlayCard, RedrawHand, Resign
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
-from .legal import legal_choices, legal_commands, may_act, to_act
+from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .shapes import GambitzState
@@ -89,6 +94,7 @@ __all__ = [
     "PassTurn",
     "PlayCard",
     "RedrawHand",
+    "Resign",
     "catalogue",
     "decide",
     "derived_public",
@@ -101,6 +107,7 @@ __all__ = [
     "may_act",
     "outcome",
     "readjudicate",
+    "resigners",
     "seat_names",
     "setup",
     "time_out",

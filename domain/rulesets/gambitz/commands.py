@@ -1,4 +1,4 @@
-"""The Gambitz commands: play a card (with a Bishop's or a Knight's power), pass, redraw a stuck hand."""
+"""The Gambitz commands: play a card (with a Bishop's or a Knight's power), pass, redraw a stuck hand, resign."""
 
 from __future__ import annotations
 
@@ -56,7 +56,14 @@ class RedrawHand(Command):
     type: ClassVar[str] = "redraw"
 
 
-COMMANDS = (PlayCard, PassTurn, RedrawHand)
+@dataclass(frozen=True)
+class Resign(Command):
+    """Give up on your turn: the game ends at once as if your time had run out, recorded as a resignation."""
 
-# Every command is taken in play, on the seat's own turn; nothing before the deal or after the end.
-PHASES = Phases({"setup": (), "play": (PlayCard, PassTurn, RedrawHand), "over": ()})
+    type: ClassVar[str] = "resign"
+
+
+COMMANDS = (PlayCard, PassTurn, RedrawHand, Resign)
+
+# Every command (giving up too) is taken in play, on the seat's own turn; nothing before the deal or after the end.
+PHASES = Phases({"setup": (), "play": (PlayCard, PassTurn, RedrawHand, Resign), "over": ()})

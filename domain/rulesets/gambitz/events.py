@@ -134,6 +134,13 @@ class SeatTimedOut(Payload):
     seat: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class SeatResigned(Payload):
+    """A seat gave up on its turn: it forfeits as on a time-out, and the game ends at once."""
+
+    seat: str
+
+
 EVENTS = EventTypes(
     DeckShuffled,
     CardsDealt,
@@ -147,6 +154,7 @@ EVENTS = EventTypes(
     TurnBegan,
     GameEnded,
     SeatTimedOut,
+    SeatResigned,
 )
 
 

@@ -13,8 +13,8 @@ from domain.choices import Choice
 from domain.ruleset import Command, passes
 
 from .cards import STACK_RANKS, rank_of
-from .commands import PassTurn, PlayCard, RedrawHand
-from .rules import check_may_pass, check_may_redraw, check_move
+from .commands import PassTurn, PlayCard, RedrawHand, Resign
+from .rules import check_may_pass, check_may_redraw, check_may_resign, check_move
 from .shapes import GambitzState
 from .table import knight_returns, placement_problem, queen_moves
 
@@ -28,6 +28,11 @@ def to_act(state: GambitzState) -> list[str]:
 def may_act(state: GambitzState) -> list[str]:
     """Nobody: every Gambitz action (powers included) is taken on the seat's own turn."""
     return []
+
+
+def resigners(state: GambitzState) -> list[str]:
+    """The seats that may give up now: the seat on turn (it could act), while the game runs."""
+    return [seat for seat in state["seats"] if passes(check_may_resign, state, seat)]
 
 
 def _candidate_plays(state: GambitzState, seat: str) -> list[PlayCard]:
@@ -47,9 +52,15 @@ def _candidate_plays(state: GambitzState, seat: str) -> list[PlayCard]:
 
 
 def legal_commands(state: GambitzState, seat: str) -> list[Command]:
-    """Every command decide accepts now, once each: the forced redraw, else every play (powers included), else pass."""
+    """Every command decide accepts now, once each: the forced redraw, else every play (powers included), else
+    pass; and resign, which the seat on turn may always send."""
     if seat not in to_act(state):
         return []
+    return [*_moves(state, seat), *([Resign()] if passes(check_may_resign, state, seat) else [])]
+
+
+def _moves(state: GambitzState, seat: str) -> list[Command]:
+    """The seat's moves of the game itself: the forced redraw, else every play, else pass."""
     # The checks make the three exclusive: a due redraw refuses every play and the pass (both
     # begin with `check_not_stuck`, which refuses exactly when the redraw is allowed), and a pass
     # is refused while any card can be played.

@@ -11,12 +11,13 @@ from domain.decision import Decision
 from domain.ruleset import Command, Event, RuleViolation, check_game_running, check_seat_to_act
 
 from .cards import KNOWN_CARDS, STACK_RANKS, group_of, has_power, rank_of
-from .commands import PassTurn, PlayCard, RedrawHand
+from .commands import PassTurn, PlayCard, RedrawHand, Resign
 from .config import Config
 from .events import (
     CardsDealt,
     CardsDrawn,
     CardsRefilled,
+    SeatResigned,
     SeatTimedOut,
     TurnPassed,
     card_played,
@@ -189,6 +190,11 @@ def check_turn(state: GambitzState, seat: str) -> None:
     check_seat_to_act(seat, [] if turn is None else [turn])
 
 
+def check_may_resign(state: GambitzState, seat: str) -> None:
+    """A seat gives up only when it could act: on its own turn while the game runs (nobody acts out of turn)."""
+    check_turn(state, seat)
+
+
 # --- decide -------------------------------------------------------------------------------------
 
 
@@ -231,6 +237,9 @@ def _decide_redraw(state: GambitzState, seat: str, chance: Chance) -> list[Event
 
 def decide(state: GambitzState, seat: str, command: Command, chance: Chance) -> list[Event]:
     """The events of a legal command; RuleViolation for anything the rules do not allow."""
+    if isinstance(command, Resign):
+        check_may_resign(state, seat)
+        return [SeatResigned(seat=seat).event()]
     check_turn(state, seat)
     if isinstance(command, PlayCard):
         return _decide_play(state, seat, command, chance)
@@ -250,13 +259,14 @@ def penalty_of(state: GambitzState, cards: list[str]) -> int:
 
 
 def outcome(state: GambitzState) -> dict | None:
-    """None while playing; then winners (ties share), reason, final scores, points and penalties."""
+    """None while playing; then winners (ties share), reason, final scores, points and penalties (and the
+    seat that `forfeited`, on a time-out or a resignation)."""
     if state["phase"] != "over":
         return None
     seats = state["seats"]
     penalties = {seat: penalty_of(state, state["hands"][seat]) for seat in seats}
     scores = {seat: state["points"][seat] - penalties[seat] for seat in seats}
-    # A seat that ran out of time forfeits: the others are ranked as the game stands.
+    # A seat that ran out of time, or resigned, forfeits: the others are ranked as the game stands.
     forfeited = state.get("forfeited")
     contenders = [seat for seat in seats if seat != forfeited]
     best = max(scores[seat] for seat in contenders)

@@ -24,6 +24,7 @@ from .events import (
     GameStarted,
     HandShown,
     QueenMoved,
+    SeatResigned,
     SeatTimedOut,
     TurnBegan,
     TurnPassed,
@@ -168,6 +169,13 @@ def _seat_timed_out(state: GambitzState, timed_out: SeatTimedOut, event: Event) 
     """A seat out of time forfeits (rules.time_out): the game ends at once, and that seat cannot win."""
     state["phase"], state["turn"], state["end_reason"] = "over", None, "time"
     state["forfeited"] = timed_out.seat
+
+
+@FOLDS.on(SeatResigned)
+def _seat_resigned(state: GambitzState, resigned: SeatResigned, event: Event) -> None:
+    """A seat that resigns forfeits exactly as one out of time does, the end recorded as a resignation."""
+    state["phase"], state["turn"], state["end_reason"] = "over", None, "resignation"
+    state["forfeited"] = resigned.seat
 
 
 def evolve(state: GambitzState, event: Event) -> GambitzState:

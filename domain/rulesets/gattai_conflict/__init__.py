@@ -35,6 +35,19 @@ Our rulings where the seed is silent (each mode's own are in gambit.py and throw
   card), the first outcome / boon / complication, its first card as Initiative, the reveal, "no"
   to the question, giving nothing, returning its first cards. At-will actions are never taken for
   it. A conflict ends whatever is decided (below), so expiries cannot go on forever.
+- Giving up (rules page, rulings after the third audit): besides Concede in a Throwdown, the Coach
+  or the pilots' commander (the Throwdown's `commander`; in a Gambit, the pilot facing it) may
+  `resign` the match for its side, once, at any time it could act: the match waits for it or it has
+  another action now (it is in `to_act` or `may_act`; `legal.check_may_resign`, which decide asks).
+  Another pilot is refused `cannot_resign`, a seat that could not act `not_your_turn`, a second
+  resignation `already_resigned`, a finished match `match_over`. `SeatResigned` makes the other side
+  the match's winner (reason `resignation`, the result naming `resigned_by` and the `resigned` seat),
+  whatever the conflict stood at, a Throwdown's or Gambit's result already decided included. A
+  Throwdown still being fought ends there and delivers its Payloads as on a Concede (the resigning
+  side's, the loser's, first), then its Piles go to their Trash; a Gambit not yet resolved records no
+  result of its own (its cards stay where they lie; a sealed Threshold stays sealed). What is queued
+  then resolves as usual (a pilot answering a trigger aimed at her), and the cleanup follows, as
+  after every conflict; a resignation during the cleanup leaves the discards due.
 - Every conflict terminates: each Drive but Concede and each Assist spends a hand card, and
   hands are refilled only at the very end (plus one free card after an out-of-Strike Coach
   Initiative), so a side runs out of cards and must Concede.
@@ -69,6 +82,7 @@ from .commands import (
     PlayCard,
     PlayThreshold,
     RecordTrigger,
+    Resign,
     ResolveTrigger,
     ReturnCards,
     RevealInitiative,
@@ -79,7 +93,7 @@ from .commands import (
 )
 from .config import RULESET_ID, Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
-from .legal import legal_choices, legal_commands, may_act, to_act
+from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
@@ -110,6 +124,7 @@ __all__ = [
     "PlayCard",
     "PlayThreshold",
     "RecordTrigger",
+    "Resign",
     "ResolveTrigger",
     "ReturnCards",
     "RevealInitiative",
@@ -129,6 +144,7 @@ __all__ = [
     "may_act",
     "outcome",
     "readjudicate",
+    "resigners",
     "seat_names",
     "setup",
     "time_out",

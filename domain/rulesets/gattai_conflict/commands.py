@@ -167,6 +167,13 @@ class Concede(Command):
 
 
 @dataclass(frozen=True)
+class Resign(Command):
+    """The Coach or the pilots' commander resigns the match for its side: the other side wins (see legal.check_may_resign)."""
+
+    type: ClassVar[str] = "resign"
+
+
+@dataclass(frozen=True)
 class ResolveTrigger(Command):
     """The pilot a trigger is aimed at: spend a buffer to prevent it, or take it (a +Trauma names a stat)."""
 
@@ -224,6 +231,7 @@ COMMANDS: tuple[type[Command], ...] = (
     SpendOmen,
     RecordTrigger,
     DiscardToMax,
+    Resign,
 )
 
 # The phases in which each mode's conflict runs, with the mode's own commands: decide finds one by
@@ -251,14 +259,15 @@ THROWDOWN_PHASES = Phases(
 # answered, beside the mode's commands; an Omen is spent at any time while the match runs. Once a
 # mode has ended its queued triggers resolve (`resolving`, answers only), then seats over their max
 # hand discard (`cleanup`). Nothing is done before the deal or after the end.
-RUNNING_ANYTIME: tuple[type[Command], ...] = (RecordTrigger, ResolveTrigger, SpendOmen)
+# The Coach or the pilots' commander may resign for its side in every phase while the match runs.
+RUNNING_ANYTIME: tuple[type[Command], ...] = (RecordTrigger, ResolveTrigger, SpendOmen, Resign)
 PHASES = Phases(
     {
         "setup": (),
         **{phase: (*own, *RUNNING_ANYTIME) for phase, own in GAMBIT_PHASES.items()},
         **{phase: (*own, *RUNNING_ANYTIME) for phase, own in THROWDOWN_PHASES.items()},
-        "resolving": (ResolveTrigger, SpendOmen),
-        "cleanup": (DiscardToMax, SpendOmen),
+        "resolving": (ResolveTrigger, SpendOmen, Resign),
+        "cleanup": (DiscardToMax, SpendOmen, Resign),
         "over": (),
     }
 )

@@ -19,7 +19,7 @@ from .cards import (
 from .config import COACH
 from .shapes import FiredTrigger, GattaiState, SealedEntry, Side, gambit_of, throwdown_of
 from .team import max_hand
-from .throwdown import delivered_payload, other_side, side_of, strike, top
+from .throwdown import FIGHTING, delivered_payload, other_side, side_of, strike, top
 
 INITIATIVE_SOURCE = "hand"
 
@@ -251,6 +251,21 @@ def throwdown_ended_public(state: GattaiState) -> dict:
         "called_off": td["called_off"],
         "payload_order": order,
         "payloads": {s: delivered_payload(state, s) for s in order},
+    }
+
+
+def resigned_public(state: GattaiState, seat: str) -> dict:
+    """The public part of a resignation: the other side wins the match; a Throwdown still being fought
+    delivers its Payloads as on a Concede (the resigning side's, the loser's, first)."""
+    side = side_of(seat)
+    winner = other_side(side)
+    order: list[Side] = [side, winner] if state["throwdown"] is not None and state["phase"] in FIGHTING else []
+    return {
+        "seat": seat,
+        "side": side,
+        "winners": list(state["pilots"]) if winner == "pilots" else [COACH],
+        "payload_order": order,
+        "payloads": {s: delivered_payload(state, s) if order else [] for s in ("pilots", "coach")},
     }
 
 

@@ -51,6 +51,7 @@ from .event_parts import (
     initiative_resolved_public,
     piles_public,
     question_public,
+    resigned_public,
     resolving_public,
     sealed_secret,
     stacks_public,
@@ -69,6 +70,7 @@ from .shapes import (
     Mode,
     OmenEffect,
     Outcome,
+    Side,
     Source,
     Stat,
     TriggerName,
@@ -93,6 +95,7 @@ from .throwdown_events import (
     PilesCleared,
     QuestionAnswered,
     Rumbled,
+    SidePayloadRecords,
     ThreatAssisted,
     ThreatStacksDrawn,
     ThrowdownCalledOff,
@@ -298,6 +301,18 @@ class GambitResolved(Payload):
     winners: list[str]
 
 
+@dataclass(frozen=True, kw_only=True)
+class SeatResigned(Payload):
+    """The Coach or the pilots' commander resigned the match for its side: the other side wins, and a Throwdown
+    still being fought delivers its Payloads as on a Concede (`payload_order`, empty when none are delivered)."""
+
+    seat: str
+    side: Side
+    winners: list[str]
+    payload_order: list[Side]
+    payloads: SidePayloadRecords
+
+
 EVENTS = EventTypes(
     DeckShuffled,
     OmenRevealed,
@@ -335,6 +350,7 @@ EVENTS = EventTypes(
     Conceded,
     ThrowdownEnded,
     PilesCleared,
+    SeatResigned,
 )
 
 
@@ -423,6 +439,8 @@ def derived_public(state: GattaiState, event: Event) -> dict | None:
         return {"seat": COACH, "target": gambit_of(state)["pilot"], "times": times(state)}
     if kind == "GambitResolved":
         return gambit_resolved_public(state)
+    if kind == "SeatResigned":
+        return resigned_public(state, pub["seat"])
     return _throwdown_public(state, event)
 
 

@@ -1,6 +1,8 @@
 """Who acts and with what: to_act (the seats the match waits for), may_act (who may act at will), the legal moves.
 
 A seat is in `to_act` or `may_act` exactly when it has a legal command or choice, never in both.
+The Coach and the pilots' commander may also resign for their side whenever they are in either
+(`check_may_resign`, which decide asks too).
 The match waits for a trigger's answer, a discard, or the seat(s) the mode's phase waits for;
 the optional actions are an Omen's spending, a story trigger, an Assist and the pilot
 commander's reveal of the Initiative (the Coach is waited for). The moves listed are the ones
@@ -10,8 +12,9 @@ decide's named checks pass.
 from __future__ import annotations
 
 from domain.choices import Choice, collapse, subset_of, text
-from domain.ruleset import Command, passes
+from domain.ruleset import Command, RuleViolation, check_game_running, passes
 
+from .at_will import RUNNING, check_omen, check_story_trigger, omen_effects
 from .cards import deck_for
 from .commands import (
     AnswerQuestion,
@@ -29,6 +32,7 @@ from .commands import (
     PlayCard,
     PlayThreshold,
     RecordTrigger,
+    Resign,
     ResolveTrigger,
     ReturnCards,
     RevealInitiative,
@@ -42,7 +46,6 @@ from .gambit import BOONS, CHOSEN, COMPLICATIONS
 from .gambit import actors as gambit_actors
 from .gambit import awaited as gambit_awaited
 from .gambit_rules import check_flip, check_threshold
-from .rules import RUNNING, check_omen, check_story_trigger, omen_effects
 from .shapes import GattaiState, throwdown_of
 from .team import COACH_FIRES, DAMAGE, MAX_TARGET, PILOT_FIRES, PILOT_TARGETED, STORY, pending, resolve_options
 from .throwdown import actors as throwdown_actors
@@ -74,7 +77,30 @@ def to_act(state: GattaiState) -> list[str]:
 def may_act(state: GattaiState) -> list[str]:
     """The seats not waited for that have an optional action now (an Omen, a story trigger, an Assist, a reveal)."""
     waiting = to_act(state)
-    return [seat for seat in state["seats"] if seat not in waiting and _legal_options(state, seat)]
+    return [seat for seat in state["seats"] if seat not in waiting and _game_options(state, seat)]
+
+
+def pilots_commander(state: GattaiState) -> str:
+    """The pilot who speaks for the pilots' side: the Throwdown's commander, or the pilot facing the Gambit."""
+    return str(state["config"]["commander" if state["mode"] == "throwdown" else "pilot"])
+
+
+def check_may_resign(state: GattaiState, seat: str) -> None:
+    """The Coach or the pilots' commander resigns the match for its side, once, at a time it could act: the match
+    waits for it, or it has another action now (an Omen, a story trigger, the reveal)."""
+    check_game_running(state["phase"] in ("over", "setup"), rule="match_over")
+    if seat not in (COACH, pilots_commander(state)):
+        raise RuleViolation("cannot_resign", "only the Coach or the pilots' commander resigns for a side")
+    result = state["result"]
+    if result is not None and result["reason"] == "resignation":
+        raise RuleViolation("already_resigned", "a side has already resigned the match")
+    if seat not in to_act(state) and not _game_options(state, seat):
+        raise RuleViolation("not_your_turn", "resign at a time you could act: the match waits for you or you may act")
+
+
+def resigners(state: GattaiState) -> list[str]:
+    """The seats that may give up now: the Coach and the pilots' commander, each while it could act."""
+    return [seat for seat in state["seats"] if passes(check_may_resign, state, seat)]
 
 
 def legal_commands(state: GattaiState, seat: str) -> list[Command]:
@@ -88,7 +114,13 @@ def legal_choices(state: GattaiState, seat: str) -> list[Choice]:
 
 
 def _legal_options(state: GattaiState, seat: str) -> list:
-    """Every legal command of `seat` now, as whole commands and choices (see domain/choices.py)."""
+    """Every legal command of `seat` now, as whole commands and choices (see domain/choices.py), resign included."""
+    options = _game_options(state, seat)
+    return options + [Resign()] if passes(check_may_resign, state, seat) else options
+
+
+def _game_options(state: GattaiState, seat: str) -> list:
+    """The seat's legal commands of the conflict itself, as whole commands and choices (all but resign)."""
     if seat not in state["seats"] or state["phase"] in ("over", "setup"):
         return []
     out: list = []

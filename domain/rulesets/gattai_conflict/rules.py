@@ -8,8 +8,9 @@ an Omen, an empty deck takes its reshuffled Trash). The modes' own commands are 
 gambit_rules.py and throwdown_rules.py.
 
 Any-time commands: `spend_omen` (while the match runs) and `record_trigger` (while the conflict
-itself runs and no trigger waits for an answer) are judged by their own checks, whether or not
-the match waits for their seat; so is an Assist.
+itself runs and no trigger waits for an answer) are judged by their own checks (at_will.py),
+whether or not the match waits for their seat; so is an Assist. `resign` is judged by
+legal.check_may_resign, since whether its seat could act is what legal.py computes.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from domain.chance import Chance
 from domain.ruleset import Command, Event, RuleViolation, check_game_running, check_seat_in_match, check_seat_to_act
 
+from .at_will import check_no_trigger_pending, check_omen, check_story_trigger
 from .cards import DECKS, deck_for, draw_cards, mill, settle, shuffle
 from .commands import (
     COMMANDS,
@@ -35,6 +37,7 @@ from .commands import (
     PlayCard,
     PlayThreshold,
     RecordTrigger,
+    Resign,
     ResolveTrigger,
     ReturnCards,
     RevealInitiative,
@@ -42,29 +45,35 @@ from .commands import (
     SpendOmen,
 )
 from .config import COACH, Config
-from .event_parts import cleanup_public, conflict_started_public, resolving_public
+from .event_parts import cleanup_public, conflict_started_public, resigned_public, resolving_public
 from .events import CardsDiscarded, OmenSpent, TriggerFired
 from .gambit import BOONS, CHOSEN, COMPLICATIONS
-from .gambit import RUNNING as GAMBIT_RUNNING
 from .gambit import actors as gambit_actors
 from .gambit_rules import HANDLERS as GAMBIT_HANDLERS
 from .gambit_rules import finish as finish_gambit
-from .shapes import ConflictPad, FiredTrigger, GattaiState, OmenEffect, TriggerName, named
+from .legal import check_may_resign
+from .shapes import ConflictPad, FiredTrigger, GattaiState
 from .state import evolve, initial_state
-from .team import COACH_FIRES, DAMAGE, PILOT_FIRES, max_hand, may_fire, pending, resolve_options, trigger, valid_target
-from .throwdown import FIGHTING, PAYLOAD_LIMIT, payload_full
+from .team import max_hand, pending, resolve_options, trigger
 from .throwdown import actors as throwdown_actors
 from .throwdown_rules import HANDLERS as THROWDOWN_HANDLERS
 from .throwdown_rules import finish as finish_throwdown
 
-# The phases in which the conflict itself runs, so story triggers may be fired.
-RUNNING = {"gambit": GAMBIT_RUNNING, "throwdown": FIGHTING}
-PILOT_OMEN_EFFECTS: tuple[OmenEffect, ...] = ("self_full", "all_2")
-COACH_OMEN_EFFECTS: tuple[OmenEffect, ...] = ("crisis",)
 HANDLERS = {"gambit": GAMBIT_HANDLERS, "throwdown": THROWDOWN_HANDLERS}
 ACTORS: dict[str, Callable[[GattaiState], list[str]]] = {"gambit": gambit_actors, "throwdown": throwdown_actors}
+
+
+def _after_resignation(pad: ConflictPad) -> None:
+    """A Gambit resigned before its end records no result of its own (the resignation is the result): nothing
+    is left to record before the cleanup."""
+
+
 # What follows the emptied trigger queue once a mode has ended (`after_queue`).
-FINISH: dict[str, Callable[[ConflictPad], None]] = {"gambit_end": finish_gambit, "throwdown_end": finish_throwdown}
+FINISH: dict[str, Callable[[ConflictPad], None]] = {
+    "gambit_end": finish_gambit,
+    "throwdown_end": finish_throwdown,
+    "resigned": _after_resignation,
+}
 
 
 def setup(config: Config, seats: list[str], chance: Chance, seat_options: dict[str, dict] | None = None) -> list[Event]:
@@ -104,13 +113,6 @@ def check_command_known(command: Command) -> None:
         raise RuleViolation("unknown_command", "not a command of this ruleset")
 
 
-def check_no_trigger_pending(state: GattaiState) -> None:
-    """While a trigger waits for a pilot's answer, only that answer (and Omens) move the match on."""
-    waiting = pending(state)
-    if waiting is not None:
-        raise RuleViolation("trigger_pending", f"{waiting} must first answer a trigger")
-
-
 def check_trigger_answer(state: GattaiState, seat: str, use_buffer: bool, stat: str | None) -> None:
     """The aimed-at pilot answers the front trigger: a buffer she has, or a +Trauma's stat above 0."""
     waiting = pending(state)
@@ -122,42 +124,6 @@ def check_trigger_answer(state: GattaiState, seat: str, use_buffer: bool, stat: 
         raise RuleViolation("no_buffer", "you have no buffer left")
     if (use_buffer, stat) not in resolve_options(state, state["queue"][0]):
         raise RuleViolation("invalid_answer", "take a +Trauma by naming a stat above 0; name no stat otherwise")
-
-
-def omen_effects(seat: str) -> tuple[OmenEffect, ...]:
-    """What spending an Omen may do: a Pilot Omen charges pilots, a Coach Omen sets off a Crisis."""
-    return COACH_OMEN_EFFECTS if seat == COACH else PILOT_OMEN_EFFECTS
-
-
-def check_omen(state: GattaiState, seat: str, omen: str, effect: str) -> OmenEffect:
-    """A seat spends an active, unspent Omen beside its side's deck, for one of that deck's effects (returned)."""
-    found = next((o for o in state["decks"][deck_for(seat)]["omens"] if o["card"] == omen), None)
-    if found is None:
-        raise RuleViolation("unknown_omen", f"{omen!r} is not an Omen beside your deck")
-    if found["spent"]:
-        raise RuleViolation("omen_spent", "that Omen is already spent")
-    chosen = named(effect, omen_effects(seat))
-    if chosen is None:
-        raise RuleViolation("unknown_effect", f"effect must be one of {', '.join(omen_effects(seat))}")
-    return chosen
-
-
-def check_story_trigger(state: GattaiState, seat: str, name: str, target: str) -> TriggerName:
-    """A +Trigger the story grants is fired while the conflict runs, by a seat that fires it, at a fitting target
-    (returned as the trigger it names)."""
-    check_no_trigger_pending(state)
-    if state["phase"] not in RUNNING[state["mode"]]:
-        raise RuleViolation("not_now", "triggers are fired while the conflict runs")
-    fired = named(name, COACH_FIRES + PILOT_FIRES)
-    if fired is None:
-        raise RuleViolation("unknown_trigger", f"no trigger {name!r}")
-    if not may_fire(seat, name):
-        raise RuleViolation("not_your_trigger", f"{seat} does not fire +{name}")
-    if not valid_target(state, seat, name, target):
-        raise RuleViolation("invalid_target", f"+{name} cannot target {target!r}")
-    if name in DAMAGE and payload_full(state, seat):
-        raise RuleViolation("payload_full", f"your side's Payload already holds {PAYLOAD_LIMIT} triggers")
-    return fired
 
 
 def check_discard(state: GattaiState, seat: str, cards: tuple[str, ...]) -> None:
@@ -182,7 +148,10 @@ def decide(state: GattaiState, seat: str, command: Command, chance: Chance) -> l
     check_command_known(command)
     check_game_running(state["phase"] in ("over", "setup"), rule="match_over")
     pad = ConflictPad(state, chance, evolve)
-    if isinstance(command, SpendOmen):
+    if isinstance(command, Resign):
+        check_may_resign(state, seat)
+        pad.emit("SeatResigned", resigned_public(state, seat))
+    elif isinstance(command, SpendOmen):
         spend_omen(pad, seat, command)
     elif isinstance(command, RecordTrigger):
         record_trigger(pad, seat, command)

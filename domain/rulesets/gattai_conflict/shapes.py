@@ -249,6 +249,19 @@ class ThrowdownResult(TypedDict):
     conceded_by: Side | None
 
 
+class ResignationResult(TypedDict):
+    """A match one side resigned: the other side wins, whatever the conflict stood at."""
+
+    winners: list[str]
+    reason: Literal["resignation"]
+    mode: Mode
+    resigned_by: Side
+    resigned: str
+
+
+Result = GambitResult | ThrowdownResult | ResignationResult
+
+
 class GattaiState(TypedDict):
     """A conflict's state (state.py describes each key)."""
 
@@ -267,11 +280,11 @@ class GattaiState(TypedDict):
     table: list[TableEntry]
     sealed: list[SealedEntry]
     queue: list[FiredTrigger]
-    after_queue: Literal["gambit_end", "throwdown_end"] | None
+    after_queue: Literal["gambit_end", "throwdown_end", "resigned"] | None
     gambit: GambitState | None
     throwdown: ThrowdownState | None
     discards_due: dict[str, int]
-    result: GambitResult | ThrowdownResult | None
+    result: Result | None
 
 
 def gambit_of(state: GattaiState) -> GambitState:

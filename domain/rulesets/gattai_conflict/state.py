@@ -9,7 +9,7 @@ State (plain JSON, typed as `GattaiState` in shapes.py):
 - `sealed` [{version, seat, kind, card, source, origin, reveal_version}]: every sealed play.
 - `queue` (triggers waiting to resolve), `after_queue` (what follows once it is empty).
 - `gambit` / `throwdown`: the mode's own bookkeeping (see gambit.py and throwdown.py).
-- `discards_due` {seat: n} after the conflict, `result` once decided (see `outcome`).
+- `discards_due` {seat: n} after the conflict, `result` once decided or resigned (see `outcome`).
 
 `FOLDS` holds one fold per event payload type (events.py declares them); `evolve` is its fold.
 Folds apply what an event records and never validate: every ruling (who wins, what a card
@@ -38,16 +38,18 @@ from .events import (
     OmenSpent,
     OutcomeChosen,
     PilotCardPlayed,
+    SeatResigned,
     ThreatStackDealt,
     ThresholdRevealed,
     ThresholdSealed,
     TriggerFired,
     TriggerResolved,
 )
+from .gambit import RUNNING as GAMBIT_RUNNING
 from .gambit import new_gambit
 from .shapes import GattaiState, Gauge, ThrowdownState, gambit_of, throwdown_of
 from .team import DAMAGE, apply_resolved
-from .throwdown import FIGHTING, delivered_payload, new_throwdown, other_side, payload_entry, side_of
+from .throwdown import FIGHTING, deliver_payloads, new_throwdown, other_side, payload_entry, side_of
 from .throwdown_events import (
     Assisted,
     Blocked,
@@ -183,7 +185,7 @@ def _omen_spent(state: GattaiState, spent: OmenSpent, event: Event) -> None:
 @FOLDS.on(CleanupStarted)
 def _cleanup_started(state: GattaiState, cleanup: CleanupStarted, event: Event) -> None:
     due = dict(cleanup.discards_due)
-    state["discards_due"] = due
+    state["discards_due"], state["after_queue"] = due, None
     state["phase"] = "cleanup" if due else "over"
 
 
@@ -457,9 +459,7 @@ def _conceded(state: GattaiState, conceded: Conceded, event: Event) -> None:
 def _throwdown_ended(state: GattaiState, ended: ThrowdownEnded, event: Event) -> None:
     td = throwdown_of(state)
     td["winner"] = ended.winner
-    for side in ended.payload_order:
-        state["queue"].extend(delivered_payload(state, side))
-        td["payloads"][side] = []
+    deliver_payloads(state, ended.payload_order)
     td["turn"] = None
     state["phase"] = "resolving"
     state["after_queue"] = "throwdown_end"
@@ -482,6 +482,28 @@ def _piles_cleared(state: GattaiState, cleared: PilesCleared, event: Event) -> N
             to_trash(state, entry["card"])
     td["piles"] = []
     state["after_queue"] = None
+
+
+@FOLDS.on(SeatResigned)
+def _seat_resigned(state: GattaiState, resigned: SeatResigned, event: Event) -> None:
+    """The other side wins the match. A Throwdown being fought ends, its Payloads delivered as on a Concede; a
+    Gambit not yet resolved records no result of its own; what is queued resolves, then the cleanup runs."""
+    if resigned.payload_order:
+        deliver_payloads(state, resigned.payload_order)
+        td = throwdown_of(state)
+        td["winner"], td["turn"] = other_side(resigned.side), None
+        state["after_queue"] = "throwdown_end"
+    elif state["phase"] in GAMBIT_RUNNING or state["after_queue"] == "gambit_end":
+        state["after_queue"] = "resigned"
+    if state["phase"] != "cleanup":
+        state["phase"] = "resolving"
+    state["result"] = {
+        "winners": list(resigned.winners),
+        "reason": "resignation",
+        "mode": state["mode"],
+        "resigned_by": resigned.side,
+        "resigned": resigned.seat,
+    }
 
 
 def evolve(state: GattaiState, event: Event) -> GattaiState:

@@ -84,6 +84,14 @@ def delivered_payload(state: GattaiState, side: Side) -> list[FiredTrigger]:
     return [cast(FiredTrigger, {**implied, **entry}) for entry in throwdown_of(state)["payloads"][side]]
 
 
+def deliver_payloads(state: GattaiState, order: list[Side]) -> None:
+    """The Throwdown's end (or a resignation during it): each side's Payload joins the trigger queue, in `order`."""
+    td = throwdown_of(state)
+    for side in order:
+        state["queue"].extend(delivered_payload(state, side))
+        td["payloads"][side] = []
+
+
 def _implied(state: GattaiState, side: Side) -> dict[str, object]:
     """What a Payload entry of this side leaves out: the shared fields and the side's commander."""
     return {**FIRED_AT_WILL, "by": driver(state, side)}

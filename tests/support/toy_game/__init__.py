@@ -2,7 +2,8 @@
 
 Two seats are each dealt one hidden card from a shuffled deck of six (1–6). On its turn a seat
 keeps its card (`hold`) or trades it, unseen, for the top of the deck (`swap`); once both have
-acted the cards are shown and the higher card wins. A seat whose time runs out forfeits.
+acted the cards are shown and the higher card wins. A seat whose time runs out forfeits; a seat
+may give up (`resign`) on its turn, with the same consequence, recorded as a resignation.
 
 It is registered only by tests (tests/conformance/test_adding_a_game.py), to show that a game
 added to the registry is picked up everywhere with no list to edit: the conformance kit, the
@@ -15,10 +16,10 @@ state (initial_state, the folds), rules (setup, decide and its checks, outcome, 
 
 from __future__ import annotations
 
-from .commands import COMMANDS, PHASES, HoldCard, SwapCard
+from .commands import COMMANDS, PHASES, HoldCard, Resign, SwapCard
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
-from .legal import legal_choices, legal_commands, may_act, to_act
+from .legal import legal_choices, legal_commands, may_act, resigners, to_act
 from .readjudicate import readjudicate
 from .rules import decide, outcome, setup, time_out
 from .state import FOLDS, evolve, initial_state
@@ -36,6 +37,7 @@ __all__ = [
     "VIEWS",
     "Config",
     "HoldCard",
+    "Resign",
     "SwapCard",
     "catalogue",
     "decide",
@@ -49,6 +51,7 @@ __all__ = [
     "may_act",
     "outcome",
     "readjudicate",
+    "resigners",
     "seat_names",
     "setup",
     "time_out",

@@ -1,4 +1,4 @@
-"""The two commands of Toy Swap, keep the card or trade it for the top of the deck, and the phase they belong to."""
+"""The commands of Toy Swap, keep the card, trade it for the top of the deck or give up, and the phase they belong to."""
 
 from __future__ import annotations
 
@@ -22,7 +22,14 @@ class SwapCard(Command):
     type: ClassVar[str] = "swap"
 
 
-COMMANDS = (HoldCard, SwapCard)
+@dataclass(frozen=True)
+class Resign(Command):
+    """Give up on your turn: you forfeit, as when your time runs out."""
 
-# Both are taken in play, each seat on its turn; nothing while the cards are dealt or once they are shown.
-PHASES = Phases({"deal": (), "play": (HoldCard, SwapCard), "over": ()})
+    type: ClassVar[str] = "resign"
+
+
+COMMANDS = (HoldCard, SwapCard, Resign)
+
+# All are taken in play, each seat on its turn; nothing while the cards are dealt or once they are shown.
+PHASES = Phases({"deal": (), "play": (HoldCard, SwapCard, Resign), "over": ()})

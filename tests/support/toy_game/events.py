@@ -53,9 +53,9 @@ class CardsShown(Payload):
 
 @dataclass(frozen=True, kw_only=True)
 class GameEnded(Payload):
-    """The game ended: the higher card won, or a seat ran out of time."""
+    """The game ended: the higher card won, or a seat ran out of time or resigned (and forfeited)."""
 
-    reason: Literal["showdown", "time"]
+    reason: Literal["showdown", "time", "resignation"]
     forfeited: str | None = None
 
 

@@ -6,7 +6,7 @@ from domain.chance import Chance
 from domain.decision import Decision
 from domain.ruleset import Command, Event, RuleViolation, check_game_running, check_seat_in_match, check_seat_to_act
 
-from .commands import COMMANDS, PHASES, SwapCard
+from .commands import COMMANDS, PHASES, Resign, SwapCard
 from .config import Config
 from .events import CardDealt, CardHeld, CardsShown, CardSwapped, DeckShuffled, GameEnded, top_card
 from .shapes import ToyState
@@ -43,6 +43,9 @@ def decide(state: ToyState, seat: str, command: Command, chance: Chance) -> list
     # The phase owns its commands (PHASES): in the deal each is refused as `not_now`, before whose turn it is.
     PHASES.check(state["phase"], command)
     check_seat_may_act(state, seat)
+    if isinstance(command, Resign):
+        # Giving up has a time-out's consequence, recorded as a resignation.
+        return [GameEnded(reason="resignation", forfeited=seat).event()]
     decision = Decision(state, chance, evolve)
     if isinstance(command, SwapCard):
         decision.add(CardSwapped(seat=seat, **top_card(decision.state)).event(audience=(seat,)))
@@ -56,12 +59,12 @@ def decide(state: ToyState, seat: str, command: Command, chance: Chance) -> list
 
 
 def outcome(state: ToyState) -> dict | None:
-    """None while playing; then the winner (the higher card, or the seat that did not forfeit)."""
+    """None while playing; then the winner (the higher card, or the seat that did not forfeit on time or by resigning)."""
     if state["end_reason"] is None:
         return None
     if state["forfeited"] is not None:
         winners = [seat for seat in state["seats"] if seat != state["forfeited"]]
-        return {"winners": winners, "reason": "time", "forfeited": state["forfeited"]}
+        return {"winners": winners, "reason": state["end_reason"], "forfeited": state["forfeited"]}
     best = max(state["hands"].values())
     return {
         "winners": [seat for seat, card in state["hands"].items() if card == best],
