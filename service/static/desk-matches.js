@@ -120,7 +120,7 @@ export function renderExports(box, desk) {
     }
   });
   box.replaceChildren(
-    el("p", {}, zip, " ", el("a", { href: "/.well-known/gambit-signing-key", download: "signing-key.json" }, "the service's signing key (signing-key.json)")),
+    el("p", { class: "export-line" }, zip, " ", el("a", { href: "/.well-known/gambit-signing-key", download: "signing-key.json" }, "the service's signing key (signing-key.json)")),
     el("p", { class: "hint" }, "The zip holds every match's export (", el("code", {}, "<match_id>.ndjson"),
       ", in the organizer's form: sealed secrets of running matches included) and ", el("code", {}, "signing-key.json"),
       ". Check it offline, with no server:"),

@@ -19,6 +19,7 @@ import random
 import pytest
 
 from tests.browser.conftest import Recorder, screenshot
+from tests.browser.page_checks import axe_violations, install_axe, overlapping_controls, small_text
 from tests.support.api import auth, legal_options
 from tests.support.entrants import join, new_desk
 
@@ -368,6 +369,37 @@ def test_the_desk_fits_the_screen_and_is_usable_by_keyboard(tab_at, live_server,
     assert fits_the_width(tab), f"an opened dispute scrolls sideways at {width} px"
     screenshot(tab, f"desk-{width}")
     assert not page_errors(tab), page_errors(tab)
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_the_desk_the_ruling_and_the_entry_page_pass_axe_with_no_small_text_or_overlap(
+    tab_at, live_server, running_dispute, width
+):
+    desk, match_id, _ = running_dispute
+    axe = install_axe()
+    listed = live_server.client.get(f"/tournaments/{desk.tournament_id}/entrants", headers=desk.organizer).get_json()
+    ada = next(e for e in listed["entrants"] if e["name"] == "Ada")
+    reissued = live_server.client.post(
+        f"/tournaments/{desk.tournament_id}/entrants/{ada['entrant_id']}/invite", headers=desk.organizer
+    )
+    assert reissued.status_code == 201, reissued.get_json()
+    invite = reissued.get_json()["invite"]
+    pages = {
+        "desk": (f"/organize/{desk.tournament_id}#key={desk.key}", "[data-dispute-id] button.open-dispute"),
+        "ruling": (f"/ruling/{match_id}/1", RULING_READY),
+        "entry": (f"/entry/{desk.tournament_id}#invite={invite}", "[data-page=entry] [data-match]"),
+    }
+    for name, (path, ready) in pages.items():
+        tab = tab_at(width)
+        tab.goto(live_server.url + path)
+        tab.wait_for_selector(ready)
+        if name == "desk":
+            tab.click(f"[data-dispute-id='{match_id}/2'] button.open-dispute")
+            tab.wait_for_selector(f".dispute-open[data-dispute-id='{match_id}/2']")
+        assert not axe_violations(tab, axe), (name, width, axe_violations(tab, axe))
+        assert not small_text(tab), (name, width, small_text(tab))
+        assert not overlapping_controls(tab), (name, width, overlapping_controls(tab))
+        assert not page_errors(tab), page_errors(tab)
 
 
 @pytest.mark.parametrize("width", [1400, 390])
