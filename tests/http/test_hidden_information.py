@@ -8,6 +8,7 @@ import pytest
 
 from domain import rulesets
 from domain.choices import random_legal_command
+from tests.hardening.play import pick
 from tests.support.api import auth, create_match, join_all, legal_options
 from tests.support.independent_verifier import verify_export
 from tests.support.leaks import endpoint_bodies, hidden_from
@@ -119,4 +120,4 @@ def test_no_gambitz_viewer_ever_receives_a_card_in_another_hand_or_the_deck(clie
                     leaked = {c for c in unknown if f'"{c}"' in text}
                     assert not leaked, f"{seat or 'spectator'} saw {leaked} via {name}"
         seat = rng.choice(current.to_act())
-        matches.act(mid, seat, rng.choice(current.ruleset.legal_commands(current.state, seat)))
+        matches.act(mid, seat, pick(rng, current.ruleset.legal_commands(current.state, seat), enders_rate=0))

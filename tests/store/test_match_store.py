@@ -15,6 +15,7 @@ from domain.ruleset import RuleViolation
 from domain.store import storage_env
 from projections.records import viewer_for
 from projections.views import export_lines
+from tests.hardening.play import pick
 from tests.support.independent_verifier import VerificationError, verify_export
 from tests.support.tamper import drop_sqlite_guards
 
@@ -56,7 +57,7 @@ def _play(matches: MatchService, match_id: str, rng: random.Random, steps: int) 
         if match.status != "active":
             return
         seat = rng.choice(match.to_act())
-        matches.act(match_id, seat, rng.choice(match.ruleset.legal_commands(match.state, seat)))
+        matches.act(match_id, seat, pick(rng, match.ruleset.legal_commands(match.state, seat), enders_rate=0))
 
 
 def _export(matches: MatchService, match_id: str, role: str = "organizer") -> str:

@@ -13,6 +13,7 @@ import pytest
 from domain.application import MatchService, open_matches
 from domain.match import Match
 from domain.store import storage_env
+from tests.hardening.play import pick
 from tests.support.tamper import StoreAccess
 
 
@@ -50,7 +51,7 @@ def _play(app: MatchService, match_id: str, rng: random.Random, steps: int) -> N
         if match.status != "active":
             return
         seat = rng.choice(match.to_act())
-        app.act(match_id, seat, rng.choice(match.ruleset.legal_commands(match.state, seat)))
+        app.act(match_id, seat, pick(rng, match.ruleset.legal_commands(match.state, seat), enders_rate=0))
 
 
 def _replayed(app: MatchService, match_id: str) -> Match:
