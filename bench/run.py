@@ -332,7 +332,8 @@ def long_match(base: str, database_url: str, tmp: str, cfg: dict) -> dict:
                         seat = rng.choice(summary["to_act"])  # type: ignore[index]
                         status, legal, _ = client.call("GET", f"/matches/{mid}/legal-commands", token=long.tokens[seat])
                         status, body, elapsed = client.call("POST", f"/matches/{mid}/commands",
-                                                            rng.choice(legal["commands"]), token=long.tokens[seat])
+                                                            rng.choice([c for c in legal["commands"] if c["type"] != "resign"] or legal["commands"]),
+                                                            token=long.tokens[seat])
                         assert status == 201, body
                         mine[length][0].append(elapsed)
                         at = rng.randint(1, out["lengths"][str(length)]["events"])

@@ -1,5 +1,5 @@
 // The game log of the watch page: one line per record (`data-game-log`, each line `data-version`,
-// fixed in ../shared/API.md), a short sentence for this viewer with hidden parts hidden, the line
+// markers the public contract fixes: docs/playing.md), a short sentence for this viewer with hidden parts hidden, the line
 // of the version on screen marked, and a click on a line moving the timeline there. The words come
 // from one small module per game (log-<ruleset>.js); a game without one gets the generic sentence
 // of each event kind, so a new game still has a log.

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from tests.support.api import auth, legal_options
+from tests.support.api import auth, going_on, legal_options
 from tests.support.clocks import fake_time_source, fischer, timed_match, tournament
 from tests.support.leaks import endpoint_bodies, hidden_from
 
@@ -42,7 +42,7 @@ def test_no_clock_response_shows_a_viewer_a_secret_outside_its_audience(client, 
     for _ in range(4):
         now.advance(7)
         seat = client.get(f"/matches/{match_id}").get_json()["to_act"][0]
-        body = rng.choice(legal_options(client, match_id, tokens[seat], rng))
+        body = rng.choice(going_on(legal_options(client, match_id, tokens[seat], rng)))
         assert client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat])).status_code == 201
     adjustments = {}
     for path, body in (("pause", {"note": "n"}), ("add-time", {"seat": "p2", "seconds": 9}), ("resume", {})):
@@ -72,7 +72,7 @@ def test_a_spectator_held_back_by_a_spectator_delay_sees_the_clock_as_of_the_del
     for _ in range(4):
         now.advance(11)
         seat = client.get(f"/matches/{match_id}", headers=auth(tokens["p1"])).get_json()["to_act"][0]
-        body = rng.choice(legal_options(client, match_id, tokens[seat], rng))
+        body = rng.choice(going_on(legal_options(client, match_id, tokens[seat], rng)))
         assert client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat])).status_code == 201
     held_back = client.get(f"/matches/{match_id}/clock")
     summary = client.get(f"/matches/{match_id}").get_json()

@@ -21,7 +21,7 @@ def _play(client, config: dict, rng: random.Random) -> tuple[str, dict]:
             return mid, tokens
         seat = rng.choice(sorted(summary["to_act"]))
         commands = legal_options(client, mid, tokens[seat], rng)
-        main = [c for c in commands if c["type"] not in ("record_trigger", "spend_omen", "concede")]
+        main = [c for c in commands if c["type"] not in ("record_trigger", "spend_omen", "concede", "resign")]
         body = rng.choice(main or commands)
         response = client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat]))
         assert response.status_code == 201, (body, response.get_json())
@@ -107,7 +107,7 @@ def test_both_sealed_initiative_cards_are_audited_before_their_reveal(client, ap
         if any(c["type"] == "reveal_initiative" for c in commands):
             break
         seal = [c for c in commands if c["type"] == "seal_initiative"]
-        main = [c for c in commands if c["type"] not in ("record_trigger", "spend_omen", "concede")]
+        main = [c for c in commands if c["type"] not in ("record_trigger", "spend_omen", "concede", "resign")]
         body = rng.choice(seal or main or commands)
         assert client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat])).status_code == 201
     else:

@@ -9,7 +9,7 @@ import pytest
 from domain import rulesets
 from domain.choices import random_legal_command
 from tests.hardening.play import pick
-from tests.support.api import auth, create_match, join_all, legal_options
+from tests.support.api import auth, create_match, going_on, join_all, legal_options
 from tests.support.independent_verifier import verify_export
 from tests.support.leaks import endpoint_bodies, hidden_from
 
@@ -53,7 +53,7 @@ def test_no_endpoint_shows_a_viewer_a_secret_outside_its_audience_while_the_matc
         if step % CHECK_EVERY == 0:
             checked += _assert_nothing_hidden_leaks(client, matches, mid, tokens)
         seat = rng.choice(current.to_act())
-        body = rng.choice(legal_options(client, mid, tokens[seat], rng))
+        body = rng.choice(going_on(legal_options(client, mid, tokens[seat], rng)))
         response = client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat]))
         assert response.status_code == 201
         # The command's own response is in the actor's form: nothing outside the actor's audience.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 
-from tests.support.api import auth, create_match, join_all, legal_options
+from tests.support.api import auth, create_match, going_on, join_all, legal_options
 from tests.support.verify_process import verify_in_a_fresh_process
 
 DELAY = 3
@@ -20,7 +20,7 @@ def _write_receipts(client, match_id: str, tokens: dict, commands: int) -> list[
         if summary["status"] != "active":
             break
         seat = min(summary["to_act"])
-        body = rng.choice(legal_options(client, match_id, tokens[seat], rng))
+        body = rng.choice(going_on(legal_options(client, match_id, tokens[seat], rng)))
         response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))
         assert response.status_code == 201
         receipts.append(response.get_json()["receipt"])

@@ -546,10 +546,12 @@ def test_a_claimed_move_onto_the_far_row_wins_only_once_it_is_accepted():
 def test_a_forged_verdict_in_an_export_fails_verification():
     game = playout("gambit-board", {"power_mode": "select"}, 1)
     won = game.events[-1]
-    assert won.kind == "MatchWon" and won.public == {"winner": "north", "reason": "captures"}
+    assert won.kind == "MatchWon" and won.public["reason"] == "captures", won.public
+    winner = won.public["winner"]
+    loser = "south" if winner == "north" else "north"
     honest = verify_export(export_lines(game, game.events))
     assert [c.name for c in honest.checks if c.status == "fail"] == []
-    for forged in ({"winner": "south", "reason": "captures"}, {"winner": "north", "reason": "far_row"}):
+    for forged in ({"winner": loser, "reason": "captures"}, {"winner": winner, "reason": "far_row"}):
         events = [dataclasses.replace(e, public=forged) if e is won else e for e in game.events]
         report = verify_export(export_lines(game, events))
         failed = [c for c in report.checks if c.status == "fail"]

@@ -22,7 +22,7 @@ from service.cli import build_parser
 from service.settings import Settings
 from service.signing import Signer
 from service.verify_cli import EXIT_FAILED, EXIT_UNSIGNED, EXIT_USAGE, EXIT_VERIFIED, run_verify
-from tests.support.api import auth, join_all, play_to_end
+from tests.support.api import auth, going_on, join_all, play_to_end
 from tests.support.tamper import SNAPSHOTS, StoreAccess
 
 
@@ -80,7 +80,7 @@ def play_until(client, match_id: str, tokens: dict, rng: random.Random, version:
             return
         seat = rng.choice(sorted(summary["to_act"]))
         legal = client.get(f"/matches/{match_id}/legal-commands", headers=auth(tokens[seat])).get_json()
-        response = client.post(f"/matches/{match_id}/commands", json=rng.choice(legal["commands"]),
+        response = client.post(f"/matches/{match_id}/commands", json=rng.choice(going_on(legal["commands"])),
                                headers=auth(tokens[seat]))
         assert response.status_code == 201, response.get_json()
 

@@ -41,6 +41,12 @@ def legal_options(client, match_id: str, token: str, rng: random.Random) -> list
     return legal["commands"] + [random_body(choice, rng) for choice in legal["choices"]]
 
 
+def going_on(bodies: list[dict]) -> list[dict]:
+    """The bodies that keep the match going (no resign or concede, offered at nearly every move), or all of
+    them when nothing else is listed: random play that takes these reaches the game's own end."""
+    return [b for b in bodies if b["type"] not in ("resign", "concede")] or bodies
+
+
 def play_to_end(client, match_id: str, tokens: dict, rng: random.Random, max_commands: int = 5000,
                 prefer=None) -> list[dict]:
     """Play random legal commands over HTTP until the match finishes; returns every response body.
