@@ -12,6 +12,7 @@ from domain.application import MatchService
 from domain.match import Match
 from projections.index import CrossMatchIndex
 from projections.integrity import IntegrityAlerts
+from projections.tlog_log import TransparencyLog
 from service.metrics import Metrics
 from service.problems import Problem
 from service.settings import Settings
@@ -30,6 +31,8 @@ class Gambit:
     signer: Signer
     streams: StreamHub
     metrics: Metrics = field(default_factory=Metrics)
+    # The event store's transparency log (projections/tlog_log.py).
+    log: TransparencyLog | None = None
 
     def trailer_for(self, match: Match) -> dict:
         """The trailer an export of this match ends with: the receipt stored with its newest write.

@@ -16,6 +16,7 @@ import threading
 from projections.clocks import ClockKeeper, keep_clocks
 from projections.leadership import Duty, Leadership, lead_while
 from projections.scrub import Scrub, ScrubReport
+from projections.tlog_log import Sequencer
 from service.context import Gambit
 
 log = logging.getLogger("gambit.keeper")
@@ -43,6 +44,28 @@ def build_scrub(gambit: Gambit) -> Scrub:
     )
 
 
+def build_sequencer(gambit: Gambit) -> Sequencer:
+    """The sequencer of this process's log: it integrates the receipts this service's keys signed."""
+    if gambit.log is None:
+        raise RuntimeError("this process has no transparency log")
+    return Sequencer(gambit.log, gambit.matches.store, gambit.signer.verify, gambit.signer.note_signature)
+
+
+def keep_log(gambit: Gambit, ended: threading.Event) -> None:
+    """Integrate new writes into the log and sign a checkpoint every `log_interval` seconds until `ended`."""
+    sequencer = build_sequencer(gambit)
+    while not ended.is_set():
+        try:
+            added = sequencer.integrate()
+            if added:
+                gambit.metrics.count_log_leaves(added)
+        except Exception:
+            log.exception("log: a failure integrating writes (the store?); trying again shortly")
+            ended.wait(RESUME_SECONDS)
+            continue
+        ended.wait(gambit.settings.log_interval)
+
+
 def scrub_once(gambit: Gambit) -> ScrubReport:
     """One pass over every match now, as fast as it goes (`gambit scrub`)."""
     return build_scrub(gambit).run_pass()
@@ -65,6 +88,8 @@ class Background:
             found.append(self._keep_clocks)
         if settings.scrub_rate > 0:
             found.append(self._scrub)
+        if settings.log_interval > 0 and self.gambit.log is not None:
+            found.append(self._keep_log)
         return found
 
     def start(self) -> None:
@@ -98,6 +123,9 @@ class Background:
         # Polling, not LISTEN: the keeper learns of a new deadline within half a second, and a
         # deadline is at least a second after the record that starts it.
         keep_clocks(keeper, ended, on_expired=expired, listen=False)
+
+    def _keep_log(self, ended: threading.Event) -> None:
+        keep_log(self.gambit, ended)
 
     def _scrub(self, ended: threading.Event) -> None:
         settings = self.gambit.settings

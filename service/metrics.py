@@ -73,6 +73,11 @@ class Metrics:
             multiprocess_mode="livesum",
             registry=own,
         )
+        self.log_leaves = Counter(
+            "gambit_log_leaves",
+            "Writes integrated into the transparency log as leaves.",
+            registry=own,
+        )
         self.projection_lag = Gauge(
             "gambit_projection_lag",
             "Store notifications the read model has not folded yet, as /readyz reports (NaN: the store did not answer).",
@@ -138,6 +143,10 @@ class Metrics:
     def count_scrub_pass(self) -> None:
         """Count one completed pass of the scrub over every match."""
         self.scrub_passes.inc()
+
+    def count_log_leaves(self, added: int) -> None:
+        """Count writes the sequencer integrated into the log."""
+        self.log_leaves.inc(added)
 
     def _child(self, metric: Any, *values: str) -> Any:
         """`metric.labels(*values)` (label values in the metric's label-name order), looked up once per series.
