@@ -235,3 +235,20 @@ class Sequencer:
 def b64(value: bytes) -> str:
     """Standard base64 text."""
     return base64.b64encode(value).decode()
+
+
+def log_evidence(log: TransparencyLog, match_id: str, receipt: dict, since: int | None = None) -> dict:
+    """What an export's trailer carries of the log: the tlog-proof of its write against the newest checkpoint (once
+    integrated), and with `since`, the consistency proof from the tree of that size to the checkpoint's."""
+    note = log.cosigned_note() or log.checkpoint_note()
+    if note is None:
+        return {}
+    checkpoint = parse_checkpoint(note.text)
+    index = log.leaf_index(match_id, receipt["version"], receipt["head"])
+    if index is None or index >= checkpoint.size:
+        return {}
+    found: dict = {"log_proof": log.proof(index, note, checkpoint).render()}
+    if since is not None and 0 <= since <= checkpoint.size:
+        proof = log.consistency(since, checkpoint.size)
+        found["log_consistency"] = {"old": since, "proof": [b64(h) for h in proof]}
+    return found

@@ -145,7 +145,7 @@ def _scrub(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     from service.verify_cli import run_verify
 
-    return run_verify(args.path, args.key, args.json, receipts=args.receipt, jobs=args.jobs)
+    return run_verify(args.path, args.key, args.json, receipts=args.receipt, jobs=args.jobs, checkpoint=args.checkpoint)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -226,6 +226,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="a service public key (repeatable, for receipts made before a key rotation): base64, a file, "
         "or a saved /.well-known document (which also names the service's previous keys)",
+    )
+    verify.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="a checkpoint of the log you kept earlier (or a tlog-proof): the export's log proof must extend it",
     )
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.add_argument(

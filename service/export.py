@@ -18,7 +18,7 @@ from projections.delay import SpectatorDelay
 from projections.records import viewer_for
 from projections.views import as_json, export_lines
 from service.auth import bearer_token, caller, note_organizer_read, organizer_of
-from service.context import gambit
+from service.context import gambit, int_arg
 from service.delay import delay_for, mark, shown_match
 from service.tournaments import tournament_match_ids
 
@@ -37,7 +37,7 @@ def export_of(latest: Match, viewer: Viewer) -> tuple[Match, SpectatorDelay | No
     delay = delay_for(latest, viewer)
     # A delayed version is a write's last record, so the export ends on that write's receipt.
     match = shown_match(latest, delay)
-    trailer = g.trailer_for(match)
+    trailer = g.trailer_for(match, log_since=int_arg("log_since"))
 
     def lines() -> Iterator[str]:
         yield from export_lines(g.matches, match, viewer)

@@ -94,6 +94,12 @@ def render(report: Report, out: TextIO) -> None:
     )
 
 
+def _names_a_log(lines: list[str]) -> bool:
+    """Whether the export's last line (its trailer) names a log: only then are the log's checks loaded."""
+    last = next((line for line in reversed(lines) if line.strip()), "")
+    return '"log":' in last
+
+
 def _read_lines(name: str) -> list[str]:
     """An export's lines; bytes that are not UTF-8 are kept visible so the format check names them."""
     try:
@@ -148,11 +154,13 @@ def run_verify(
     err: TextIO = sys.stderr,
     receipts: list[str] | None = None,
     jobs: int | None = 1,
+    checkpoint: str | None = None,
 ) -> int:
     """Verify one export or a directory of them.
 
     `key`: the service's public key, or several (each as `--key` takes it): each receipt is
-    checked against the one it names by its `key_id`. `jobs`: processes per export, 1 or 2; None chooses 2 for a long export where a second core is
+    checked against the one it names by its `key_id`. `checkpoint`: a file holding a checkpoint of the log kept
+    earlier, which the export's log proof must extend. `jobs`: processes per export, 1 or 2; None chooses 2 for a long export where a second core is
     free. Two fork this process, which must then have no other threads at work (as a command-line
     run has none).
 
@@ -166,6 +174,14 @@ def run_verify(
         given = [key] if isinstance(key, str) else list(key or [])
         public_keys = [one for value in given for one in load_public_keys(value)]
         kept = load_receipts(receipts or [])
+        kept_note = None
+        if checkpoint is not None:
+            from service.verify_log import CheckpointFileError, read_kept_checkpoint
+
+            try:
+                kept_note = read_kept_checkpoint(checkpoint)
+            except CheckpointFileError as exc:
+                raise UsageError(str(exc)) from None
     except UsageError as exc:
         err.write(f"gambit verify: {exc}\n")
         return EXIT_USAGE
@@ -187,6 +203,10 @@ def run_verify(
             err.write(f"gambit verify: {exc}\n")
             return EXIT_USAGE
         report = _verify_without_collector(lines, name, check, progress, kept, jobs)
+        if _names_a_log(lines) or kept_note is not None:
+            from service.verify_log import check_log  # the log's checks load only for an export that names a log
+
+            check_log(report, lines, kept, public_keys, kept_note)
         err.write("\r" if report.records >= 1000 else "")
         reports.append(report)
         if not as_json:
