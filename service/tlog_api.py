@@ -47,13 +47,13 @@ def checkpoint() -> Response:
     return Response(note.render(), content_type=TEXT, headers={"Cache-Control": "no-cache"})
 
 
-def tile(path: str) -> Response:
+def tile(tile_path: str) -> Response:
     """/log/tile/<L>/<N>[.p/<W>] and /log/tile/entries/<N>[.p/<W>]: hash and entry tiles of the served tree."""
     log = _log(gambit())
-    parsed = parse_tile_path(path)
+    parsed = parse_tile_path(tile_path)
     if parsed is None:
         raise Problem(
-            404, "no_tile", f"{path!r} is not a tile path (<L>/<N>[.p/<W>] or entries/<N>[.p/<W>], N as x001/234)"
+            404, "no_tile", f"{tile_path!r} is not a tile path (<L>/<N>[.p/<W>] or entries/<N>[.p/<W>], N as x001/234)"
         )
     level, index, width = parsed
     size = parse_checkpoint(served_checkpoint(log).text).size
@@ -100,5 +100,5 @@ def log_proof(match_id: str, version: str) -> Response:
 
 bp.add_url_rule("/log/", view_func=list_logs)
 bp.add_url_rule("/log/checkpoint", view_func=checkpoint)
-bp.add_url_rule("/log/tile/<path:path>", view_func=tile)
+bp.add_url_rule("/log/tile/<path:tile_path>", view_func=tile)
 bp.add_url_rule("/matches/<match_id>/log-proof/<version>", view_func=log_proof)
