@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from pathlib import Path
 
 from domain.tlog import EMPTY_ROOT
 from domain.tlog_note import Checkpoint, Note, parse_checkpoint, parse_note
@@ -62,12 +63,12 @@ def test_a_proof_bent_to_another_leaf_fails(app, client, tmp_path):
     join_all(client, match)
     _integrate(app)
     path = _export(client, match["match_id"], tmp_path)
-    lines = open(path).read().splitlines()
+    lines = Path(path).read_text().splitlines()
     trailer = json.loads(lines[-1])
     index = int(trailer["log_proof"].split("\nindex ")[1].split("\n")[0])
     assert index > 0
     trailer["log_proof"] = trailer["log_proof"].replace(f"index {index}\n", f"index {index - 1}\n", 1)
-    open(path, "w").write("\n".join([*lines[:-1], json.dumps(trailer)]) + "\n")
+    Path(path).write_text("\n".join([*lines[:-1], json.dumps(trailer)]) + "\n")
     code, checks = _verify(path, _key(client))
     assert code == 1 and checks["log"]["status"] == "fail"
 
