@@ -34,14 +34,23 @@ def node_hash(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
-def entry_bytes(match_id: str, version: int, head: str, key_id: str) -> bytes:
-    """A leaf's entry: canonical JSON of what the write's receipt signs and the key that signed it."""
-    return canonical({"match_id": match_id, "version": version, "head": head, "key_id": key_id})
+SALT_BYTES = 32
 
 
-def entry_of_receipt(receipt: dict) -> bytes:
-    """The leaf entry of a receipt (v1 or v2: the log name and merge delay are not part of the leaf)."""
-    return entry_bytes(receipt["match_id"], receipt["version"], receipt["head"], receipt["key_id"])
+def entry_bytes(match_id: str, version: int, head: str, key_id: str, salt: bytes | None = None) -> bytes:
+    """A leaf's entry: canonical JSON of what the write's receipt signs and the key that signed it; with a salt (a
+    match with a spectator delay), only a commitment to that: SHA-256(salt || the open entry), which hides the match,
+    version and head from everyone until the salt is revealed and binds them all the same."""
+    opened = canonical({"match_id": match_id, "version": version, "head": head, "key_id": key_id})
+    if salt is None:
+        return opened
+    return canonical({"sealed": hashlib.sha256(salt + opened).hexdigest()})
+
+
+def entry_of_receipt(receipt: dict, salt: bytes | None = None) -> bytes:
+    """The leaf entry of a receipt (v1 or v2: the log name and merge delay are not part of the leaf), sealed with
+    the salt its proof reveals (a tlog-proof's `extra`) when there is one."""
+    return entry_bytes(receipt["match_id"], receipt["version"], receipt["head"], receipt["key_id"], salt)
 
 
 def _split(size: int) -> int:

@@ -14,11 +14,15 @@ The tables live beside the read models: the same PostgreSQL database, or SQLite'
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
+import secrets
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from domain.match import match_record
+from domain.records import canonical
 from domain.tlog import TILE_HEIGHT, TILE_WIDTH, Frontier, Hashes, entry_bundle, entry_bytes, leaf_hash
 from domain.tlog_note import Checkpoint, Note, Proof, Signature, parse_checkpoint, parse_note
 from projections.sqlstore import Cursor, SqlStore
@@ -28,9 +32,9 @@ LOG_NAME = "default"
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS gambit_log_state (name TEXT PRIMARY KEY, origin TEXT NOT NULL,
-       size BIGINT NOT NULL, position BIGINT NOT NULL, checkpoint TEXT, cosigned TEXT)""",
+       size BIGINT NOT NULL, position BIGINT NOT NULL, checkpoint TEXT, cosigned TEXT, secret TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS gambit_log_entries (idx BIGINT PRIMARY KEY, match_id TEXT NOT NULL,
-       version BIGINT NOT NULL, head TEXT NOT NULL, key_id TEXT NOT NULL, hash TEXT NOT NULL)""",
+       version BIGINT NOT NULL, head TEXT NOT NULL, key_id TEXT NOT NULL, hash TEXT NOT NULL, salt TEXT)""",
     """CREATE INDEX IF NOT EXISTS gambit_log_entries_write ON gambit_log_entries (match_id, version)""",
     """CREATE TABLE IF NOT EXISTS gambit_log_nodes (level INTEGER NOT NULL, idx BIGINT NOT NULL,
        hash TEXT NOT NULL, PRIMARY KEY (level, idx))""",
@@ -38,6 +42,10 @@ _SCHEMA = [
 
 # Signs a checkpoint body as the log: (note text, key name) → the signature line.
 SignNote = Callable[[str, str], Signature]
+# Whether a match's leaves are sealed (it has a spectator delay): by match id.
+IsSealed = Callable[[str], bool]
+# Matches whose sealing the sequencer remembers before it forgets them all and looks again.
+REMEMBERED_MATCHES = 100_000
 
 
 class TransparencyLog:
@@ -53,17 +61,28 @@ class TransparencyLog:
             cur.execute("SELECT origin FROM gambit_log_state WHERE name = ?", (LOG_NAME,))
             row = cur.fetchone()
             if row is None:
+                # The secret each sealed leaf's salt derives from: the log's own, so a key rotation keeps it.
                 cur.execute(
-                    "INSERT INTO gambit_log_state (name, origin, size, position) VALUES (?, ?, 0, 0)",
-                    (LOG_NAME, origin or default_origin()),
+                    "INSERT INTO gambit_log_state (name, origin, size, position, secret) VALUES (?, ?, 0, 0, ?)",
+                    (LOG_NAME, origin or default_origin(), secrets.token_hex(32)),
                 )
                 cur.execute("SELECT origin FROM gambit_log_state WHERE name = ?", (LOG_NAME,))
                 row = cur.fetchone()
         self.origin: str = row[0]
+        self._secret: bytes | None = None
         if origin and origin != self.origin:
             raise ValueError(
                 f"this store's log is named {self.origin!r}; GAMBIT_LOG_ORIGIN says {origin!r} (a log's name never changes)"
             )
+
+    def salt(self, match_id: str, version: int) -> bytes:
+        """The salt sealing the leaf of a write of a match with a spectator delay: HMAC-SHA256 under the log's
+        secret of the match id and version, so revealing one write's salt reveals nothing of another's."""
+        if self._secret is None:
+            rows = self.store.query("SELECT secret FROM gambit_log_state WHERE name = ?", (LOG_NAME,))
+            self._secret = bytes.fromhex(rows[0][0])
+        message = canonical({"match_id": match_id, "version": version})
+        return hmac.new(self._secret, message, hashlib.sha256).digest()
 
     # ----- reads --------------------------------------------------------------------------
     def state(self) -> tuple[int, int]:
@@ -112,10 +131,15 @@ class TransparencyLog:
         if start + width > size:
             return None
         rows = self.store.query(
-            "SELECT match_id, version, head, key_id FROM gambit_log_entries WHERE idx >= ? AND idx < ? ORDER BY idx",
+            "SELECT match_id, version, head, key_id, salt FROM gambit_log_entries WHERE idx >= ? AND idx < ? ORDER BY idx",
             (start, start + width),
         )
-        return entry_bundle([entry_bytes(row[0], int(row[1]), row[2], row[3]) for row in rows])
+        return entry_bundle(
+            [
+                entry_bytes(row[0], int(row[1]), row[2], row[3], bytes.fromhex(row[4]) if row[4] else None)
+                for row in rows
+            ]
+        )
 
     def leaf_index(self, match_id: str, version: int, head: str) -> int | None:
         """The index of the leaf of a write (its match, version and head), or None while it is not in the log."""
@@ -128,7 +152,10 @@ class TransparencyLog:
     def proof(self, index: int, note: Note, checkpoint: Checkpoint) -> Proof:
         """The tlog-proof of leaf `index` against a checkpoint of this log."""
         hashes = tuple(self.hashes().inclusion_proof(index, checkpoint.size))
-        return Proof(index, hashes, note, checkpoint)
+        rows = self.store.query("SELECT salt FROM gambit_log_entries WHERE idx = ?", (index,))
+        salt = bytes.fromhex(rows[0][0]) if rows and rows[0][0] else None
+        # A sealed leaf's proof reveals its salt (the tlog-proof's extra data): who may see the write may open it.
+        return Proof(index, hashes, note, checkpoint, salt)
 
     def consistency(self, old: int, new: int) -> list[bytes]:
         """The consistency proof from the tree of `old` leaves to that of `new`."""
@@ -147,13 +174,18 @@ class TransparencyLog:
 class Sequencer:
     """Integrates acknowledged writes into the log, in the store's commit order, and signs a checkpoint."""
 
-    def __init__(self, log: TransparencyLog, app: Any, is_ours: Callable[[dict], bool], sign: SignNote) -> None:
+    def __init__(
+        self, log: TransparencyLog, app: Any, is_ours: Callable[[dict], bool], sign: SignNote, is_sealed: IsSealed
+    ) -> None:
         """`app` is the match store followed; `is_ours(receipt)` tells a receipt this service signed; `sign`
-        signs the checkpoint body under the log's origin."""
+        signs the checkpoint body under the log's origin; `is_sealed(match_id)` tells a match whose leaves are
+        sealed (one with a spectator delay: its progress must not show in the public log)."""
         self.log = log
         self.app = app
         self.is_ours = is_ours
         self.sign = sign
+        self.is_sealed = is_sealed
+        self._sealed: dict[str, bool] = {}
         self._frontier: Frontier | None = None
         self._lock = threading.Lock()
 
@@ -218,13 +250,22 @@ class Sequencer:
             found.append((match_id, record.originator_version, record.chain, str(receipt["key_id"])))
         return found
 
+    def _sealed_match(self, match_id: str) -> bool:
+        if match_id not in self._sealed:
+            if len(self._sealed) >= REMEMBERED_MATCHES:
+                self._sealed.clear()
+            self._sealed[match_id] = self.is_sealed(match_id)
+        return self._sealed[match_id]
+
     def _append(self, cur: Cursor, frontier: Frontier, leaves: list[tuple[str, int, str, str]]) -> None:
         for match_id, version, head, key_id in leaves:
             index = frontier.size
-            hashed = leaf_hash(entry_bytes(match_id, version, head, key_id))
+            salt = self.log.salt(match_id, version) if self._sealed_match(match_id) else None
+            hashed = leaf_hash(entry_bytes(match_id, version, head, key_id, salt))
             cur.execute(
-                "INSERT INTO gambit_log_entries (idx, match_id, version, head, key_id, hash) VALUES (?, ?, ?, ?, ?, ?)",
-                (index, match_id, version, head, key_id, hashed.hex()),
+                "INSERT INTO gambit_log_entries (idx, match_id, version, head, key_id, hash, salt)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (index, match_id, version, head, key_id, hashed.hex(), salt.hex() if salt else None),
             )
             for level, node_index, value in frontier.append(hashed):
                 cur.execute(

@@ -48,7 +48,14 @@ def build_sequencer(gambit: Gambit) -> Sequencer:
     """The sequencer of this process's log: it integrates the receipts this service's keys signed."""
     if gambit.log is None:
         raise RuntimeError("this process has no transparency log")
-    return Sequencer(gambit.log, gambit.matches.store, gambit.signer.verify, gambit.signer.note_signature)
+    return Sequencer(
+        gambit.log,
+        gambit.matches.store,
+        gambit.signer.verify,
+        gambit.signer.note_signature,
+        # A match with a spectator delay: its leaves are sealed (docs/verification.md, section 12).
+        lambda match_id: gambit.matches.match(match_id, version=1).options.spectator_delay > 0,
+    )
 
 
 def keep_log(gambit: Gambit, ended: threading.Event) -> None:

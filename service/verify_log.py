@@ -60,7 +60,7 @@ def _included(receipt: dict, proof_text: object, keys: list[str]) -> tuple[bool,
         return False, "its log proof is not a tlog-proof text", None
     try:
         proof = parse_proof(proof_text)
-        leaf = leaf_hash(entry_of_receipt(receipt))
+        leaf = leaf_hash(entry_of_receipt(receipt, proof.extra))
     except (NoteError, KeyError, TypeError, ValueError) as exc:
         return False, f"its log proof cannot be read: {exc}", None
     checkpoint = proof.checkpoint
