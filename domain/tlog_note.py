@@ -39,7 +39,7 @@ def vkey(name: str, kind: int, public_key: bytes) -> str:
 
 def parse_vkey(text: str) -> tuple[str, int, bytes]:
     """(name, type, public key) of a verifier key; NoteError when it is not one or its key id does not match."""
-    parts = text.strip().split("+")
+    parts = text.strip().split("+", 2)  # the base64 key part may itself hold a "+"
     if len(parts) != 3 or not parts[0]:
         raise NoteError("a verifier key is name+keyid+base64(type || key)")
     name, hex_id, encoded = parts

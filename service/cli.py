@@ -145,7 +145,54 @@ def _scrub(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     from service.verify_cli import run_verify
 
-    return run_verify(args.path, args.key, args.json, receipts=args.receipt, jobs=args.jobs, checkpoint=args.checkpoint)
+    return run_verify(
+        args.path,
+        args.key,
+        args.json,
+        receipts=args.receipt,
+        jobs=args.jobs,
+        checkpoint=args.checkpoint,
+        witness_keys=args.witness_key,
+        quorum=args.quorum,
+    )
+
+
+def _vkey_text(value: str) -> str:
+    """A verifier key given on the command line: the key itself, or a file holding it."""
+    if not os.path.isfile(value):
+        return value
+    with open(value, encoding="utf-8") as handle:
+        return handle.read().strip()
+
+
+def _witness(args: argparse.Namespace) -> int:
+    from gunicorn.app.base import BaseApplication
+
+    from service.witness import Witness, create_witness_app
+
+    try:
+        keys = [_vkey_text(value) for value in args.log]
+        witness = Witness(args.state, args.name, keys)
+    except (ValueError, OSError) as exc:
+        print(f"gambit witness: {exc}", file=sys.stderr)
+        return 2
+    app = create_witness_app(witness)
+
+    class _Server(BaseApplication):
+        """gunicorn with one worker: the witness's state on disk has one writer."""
+
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{args.host}:{args.port}")
+            self.cfg.set("workers", 1)
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("threads", 4)
+
+        def load(self) -> Any:
+            return app
+
+    print(f"gambit witness: {witness.vkey} on http://{args.host}:{args.port}/ for {sorted(witness.logs)}", flush=True)
+    _Server().run()
+    return 0
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -232,6 +279,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="a checkpoint of the log you kept earlier (or a tlog-proof): the export's log proof must extend it",
     )
+    verify.add_argument(
+        "--witness-key",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a witness's verifier key (a file holding its vkey, or the vkey; repeatable): the export's write must "
+        "be in a checkpoint cosigned by --quorum of them",
+    )
+    verify.add_argument(
+        "--quorum",
+        type=int,
+        default=None,
+        metavar="K",
+        help="how many of the --witness-key witnesses must have cosigned (more than half; default: a majority)",
+    )
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.add_argument(
         "--receipt",
@@ -249,6 +311,22 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: 2 for an export of 2,000 lines or more, where a second core is free)",
     )
     verify.set_defaults(func=_verify)
+    witness = sub.add_parser("witness", help="run a witness that cosigns a log's checkpoints (C2SP tlog-witness)")
+    witness.add_argument(
+        "--state", default=os.environ.get("GAMBIT_WITNESS_STATE", "witness-state"), help="its key and state directory"
+    )
+    witness.add_argument("--name", default=os.environ.get("GAMBIT_WITNESS_NAME", "gambit-witness"), help="its key name")
+    witness.add_argument(
+        "--log",
+        action="append",
+        default=[],
+        required=True,
+        metavar="VKEY",
+        help="a log to witness: its verifier key (as /log/ lists it) or a file holding it (repeatable)",
+    )
+    witness.add_argument("--host", default=os.environ.get("GAMBIT_HOST", "127.0.0.1"))
+    witness.add_argument("--port", type=int, default=int(os.environ.get("GAMBIT_WITNESS_PORT", "8100")))
+    witness.set_defaults(func=_witness)
     export = sub.add_parser("export", help="export a match (or a tournament's matches) from the store")
     target = export.add_mutually_exclusive_group(required=True)
     target.add_argument("match_id", nargs="?", help="the match to export")

@@ -18,6 +18,7 @@ from projections.leadership import Duty, Leadership, lead_while
 from projections.scrub import Scrub, ScrubReport
 from projections.tlog_log import Sequencer
 from service.context import Gambit
+from service.witnessing import Witnessing
 
 log = logging.getLogger("gambit.keeper")
 
@@ -58,14 +59,26 @@ def build_sequencer(gambit: Gambit) -> Sequencer:
     )
 
 
+def build_witnessing(gambit: Gambit) -> Witnessing | None:
+    """The collector of cosignatures for this process's log, or None when no witness is configured."""
+    settings = gambit.settings
+    if gambit.log is None or not settings.witnesses:
+        return None
+    return Witnessing(gambit.log, settings.witnesses, settings.witness_quorum)
+
+
 def keep_log(gambit: Gambit, ended: threading.Event) -> None:
     """Integrate new writes into the log and sign a checkpoint every `log_interval` seconds until `ended`."""
     sequencer = build_sequencer(gambit)
+    witnessing = build_witnessing(gambit)
     while not ended.is_set():
         try:
             added = sequencer.integrate()
             if added:
                 gambit.metrics.count_log_leaves(added)
+            if witnessing is not None:
+                # After the integration, in this duty: a witness that is down delays the cosigned checkpoint only.
+                witnessing.collect()
         except Exception:
             log.exception("log: a failure integrating writes (the store?); trying again shortly")
             ended.wait(RESUME_SECONDS)

@@ -67,6 +67,9 @@ class Settings:
     log_merge_delay: int = DEFAULT_LOG_MERGE_DELAY
     # Seconds between the leader's integrations of new writes into the log (each signs a checkpoint); 0: off.
     log_interval: float = DEFAULT_LOG_INTERVAL
+    # The witnesses the log asks to cosign its checkpoints (service/witnessing.py) and how many must.
+    witnesses: tuple = ()
+    witness_quorum: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -101,6 +104,7 @@ class Settings:
             log_origin=_origin(env.get("GAMBIT_LOG_ORIGIN", "")),
             log_merge_delay=int(_non_negative(env, "GAMBIT_LOG_MERGE_DELAY", DEFAULT_LOG_MERGE_DELAY)),
             log_interval=_non_negative(env, "GAMBIT_LOG_INTERVAL", DEFAULT_LOG_INTERVAL),
+            **_witnessing(env),
         )
 
     @property
@@ -121,6 +125,24 @@ def _one_of(env: Mapping[str, str], name: str, allowed: tuple[str, ...], default
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
     return value
+
+
+def _witnessing(env: Mapping[str, str]) -> dict:
+    """`witnesses` and `witness_quorum` from GAMBIT_WITNESSES and GAMBIT_WITNESS_QUORUM (default: a majority)."""
+    from service.witnessing import parse_witnesses
+
+    witnesses = parse_witnesses(env.get("GAMBIT_WITNESSES", ""))
+    text = env.get("GAMBIT_WITNESS_QUORUM", "").strip()
+    if not witnesses:
+        if text:
+            raise ValueError("GAMBIT_WITNESS_QUORUM is set but GAMBIT_WITNESSES names no witness")
+        return {}
+    quorum = len(witnesses) // 2 + 1
+    if text:
+        if not text.isdigit() or not 1 <= int(text) <= len(witnesses):
+            raise ValueError(f"GAMBIT_WITNESS_QUORUM must be a whole number from 1 to {len(witnesses)}, not {text!r}")
+        quorum = int(text)
+    return {"witnesses": witnesses, "witness_quorum": quorum}
 
 
 def _origin(text: str) -> str | None:

@@ -3,10 +3,12 @@ list of logs, and the proof that a write of a match is in the log."""
 
 from __future__ import annotations
 
+import base64
+
 from flask import Blueprint, Response, jsonify
 
 from domain.tlog import parse_tile_path
-from domain.tlog_note import Note, parse_checkpoint
+from domain.tlog_note import ED25519_NOTE, Note, parse_checkpoint, vkey
 from projections.tlog_log import TransparencyLog
 from service.auth import caller
 from service.context import Gambit, bounded_int, gambit
@@ -37,8 +39,12 @@ def served_checkpoint(log: TransparencyLog) -> Note:
 
 def list_logs() -> Response:
     """/log/: the logs this service keeps (one per event store), each with where its checkpoint is."""
-    log = _log(gambit())
-    return jsonify({"logs": [{"origin": log.origin, "checkpoint": "/log/checkpoint", "tiles": "/log/tile/"}]})
+    g = gambit()
+    log = _log(g)
+    key = vkey(log.origin, ED25519_NOTE, base64.b64decode(g.signer.public_key_b64))
+    return jsonify(
+        {"logs": [{"origin": log.origin, "checkpoint": "/log/checkpoint", "tiles": "/log/tile/", "vkey": key}]}
+    )
 
 
 def checkpoint() -> Response:

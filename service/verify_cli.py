@@ -12,11 +12,12 @@ from typing import Any, TextIO
 
 from domain.ruleset import ORGANIZER, SPECTATOR
 from domain.verification import FAILED, UNSIGNED, VERIFIED, Report, verify_export
+from domain.verification_report import PENDING
 from domain.verification_split import verify_export_split, worth_splitting
 
 MARKS = {"pass": "ok  ", "fail": "FAIL", "skip": "skip"}
 
-EXIT_VERIFIED, EXIT_FAILED, EXIT_USAGE, EXIT_UNSIGNED = 0, 1, 2, 3
+EXIT_VERIFIED, EXIT_FAILED, EXIT_USAGE, EXIT_UNSIGNED, EXIT_PENDING = 0, 1, 2, 3, 4
 
 
 class UsageError(Exception):
@@ -155,6 +156,9 @@ def run_verify(
     receipts: list[str] | None = None,
     jobs: int | None = 1,
     checkpoint: str | None = None,
+    witness_keys: list[str] | None = None,
+    quorum: int | None = None,
+    now: Callable[[], float] | None = None,
 ) -> int:
     """Verify one export or a directory of them.
 
@@ -164,7 +168,11 @@ def run_verify(
     free. Two fork this process, which must then have no other threads at work (as a command-line
     run has none).
 
-    Exit code: 0 every export VERIFIED (with a key); 1 any FAILED; 3 none failed but no key
+    `witness_keys` (with `quorum`, more than half of them): each export's write must be in a checkpoint cosigned by
+    that many of these witnesses; `now` (the time, injectable) measures a receipt's merge delay.
+
+    Exit code: 0 every export VERIFIED (with a key); 1 any FAILED; 4 none failed but a write is not yet in a
+    checkpoint a quorum of witnesses cosigned, within its merge delay (PENDING); 3 none failed or waits but no key
     checked the receipts (UNSIGNED); 2 a missing or unreadable file or key.
     """
     try:
@@ -175,11 +183,15 @@ def run_verify(
         public_keys = [one for value in given for one in load_public_keys(value)]
         kept = load_receipts(receipts or [])
         kept_note = None
-        if checkpoint is not None:
-            from service.verify_log import CheckpointFileError, read_kept_checkpoint
+        witnesses = None
+        if checkpoint is not None or witness_keys or quorum is not None:
+            import time
+
+            from service.verify_log import CheckpointFileError, load_witnesses, read_kept_checkpoint
 
             try:
-                kept_note = read_kept_checkpoint(checkpoint)
+                kept_note = read_kept_checkpoint(checkpoint) if checkpoint is not None else None
+                witnesses = load_witnesses(list(witness_keys or []), quorum, (now or time.time)())
             except CheckpointFileError as exc:
                 raise UsageError(str(exc)) from None
     except UsageError as exc:
@@ -203,16 +215,24 @@ def run_verify(
             err.write(f"gambit verify: {exc}\n")
             return EXIT_USAGE
         report = _verify_without_collector(lines, name, check, progress, kept, jobs)
-        if _names_a_log(lines) or kept_note is not None:
+        if _names_a_log(lines) or kept_note is not None or witnesses is not None:
             from service.verify_log import check_log  # the log's checks load only for an export that names a log
 
-            check_log(report, lines, kept, public_keys, kept_note)
+            check_log(report, lines, kept, public_keys, kept_note, witnesses)
         err.write("\r" if report.records >= 1000 else "")
         reports.append(report)
         if not as_json:
             render(report, out)
     verdicts = {r.verdict for r in reports}
-    overall = FAILED if FAILED in verdicts else UNSIGNED if UNSIGNED in verdicts else VERIFIED
+    overall = (
+        FAILED
+        if FAILED in verdicts
+        else PENDING
+        if PENDING in verdicts
+        else UNSIGNED
+        if UNSIGNED in verdicts
+        else VERIFIED
+    )
     if as_json:
         out.write(
             json.dumps(
@@ -220,7 +240,7 @@ def run_verify(
             )
         )
         out.write("\n")
-    return {VERIFIED: EXIT_VERIFIED, FAILED: EXIT_FAILED, UNSIGNED: EXIT_UNSIGNED}[overall]
+    return {VERIFIED: EXIT_VERIFIED, FAILED: EXIT_FAILED, UNSIGNED: EXIT_UNSIGNED, PENDING: EXIT_PENDING}[overall]
 
 
 def _verify_without_collector(

@@ -10,9 +10,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
+from dataclasses import dataclass
 
+from domain.clock import parse_instant
 from domain.tlog import consistent, entry_of_receipt, leaf_hash, root_from_inclusion
-from domain.tlog_note import Checkpoint, Note, NoteError, parse_checkpoint, parse_note, parse_proof
+from domain.tlog_note import ED25519_COSIGNATURE, Checkpoint, Note, NoteError, parse_checkpoint, parse_note, parse_proof
 from domain.verification_report import Report
 from service.log_keys import NoteKey
 
@@ -36,6 +39,51 @@ def read_kept_checkpoint(path: str) -> Note:
     except NoteError as exc:
         raise CheckpointFileError(f"{path} holds no checkpoint: {exc}") from None
     return note
+
+
+@dataclass(frozen=True)
+class Witnesses:
+    """The witnesses a verifier trusts (`--witness-key`), how many must have cosigned (`--quorum`), and the time now
+    (seconds since the epoch) against which a receipt's merge delay is measured."""
+
+    keys: tuple[NoteKey, ...]
+    quorum: int
+    now: float
+
+
+def load_witnesses(values: list[str], quorum: int | None, now: float) -> Witnesses | None:
+    """The --witness-key keys (files holding a vkey, or vkeys) and --quorum; None when none is given; CheckpointFileError
+    (a usage error) for a key that is not a witness's, or a quorum that is not more than half of them."""
+    if not values:
+        if quorum is not None:
+            raise CheckpointFileError("--quorum needs the witnesses' keys (--witness-key FILE, repeatable)")
+        return None
+    keys = []
+    for value in values:
+        text = value
+        if os.path.exists(value):
+            try:
+                with open(value, encoding="utf-8") as handle:
+                    text = handle.read().strip()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise CheckpointFileError(f"cannot read the witness key file {value}: {exc}") from None
+        try:
+            key = NoteKey.parse(text)
+        except NoteError as exc:
+            raise CheckpointFileError(f"{value} holds no witness key: {exc}") from None
+        if key.kind != ED25519_COSIGNATURE:
+            raise CheckpointFileError(f"{value} is a log's key, not a witness's (a cosigner key, type 0x04)")
+        keys.append(key)
+    if len({(k.name, k.public_key) for k in keys}) != len(keys):
+        raise CheckpointFileError("a witness key is given twice")
+    n = len(keys)
+    k = n // 2 + 1 if quorum is None else quorum
+    if not n / 2 < k <= n:
+        raise CheckpointFileError(
+            f"--quorum {k} of {n} witness keys: a quorum must be more than half of the keys given "
+            f"(so any two quorums share a witness) and at most all of them: {n // 2 + 1} to {n}"
+        )
+    return Witnesses(tuple(keys), k, now)
 
 
 def _trailer(lines: list[str]) -> dict | None:
@@ -73,8 +121,21 @@ def _included(receipt: dict, proof_text: object, keys: list[str]) -> tuple[bool,
     return True, f"leaf {proof.index} of the log's tree of {checkpoint.size}", checkpoint
 
 
-def check_log(report: Report, lines: list[str], kept: list[dict], keys: list[str], kept_note: Note | None) -> None:
+def check_log(
+    report: Report,
+    lines: list[str],
+    kept: list[dict],
+    keys: list[str],
+    kept_note: Note | None,
+    witnesses: Witnesses | None = None,
+) -> None:
     """Add the log's checks to an export's report (nothing when the export did not get as far as its trailer)."""
+    _check_log(report, lines, kept, keys, kept_note)
+    if witnesses is not None:
+        _check_witnessed(report, lines, kept, witnesses)
+
+
+def _check_log(report: Report, lines: list[str], kept: list[dict], keys: list[str], kept_note: Note | None) -> None:
     if not any(check.name == "receipt" and check.status == "pass" for check in report.checks):
         return
     trailer = _trailer(lines)
@@ -172,3 +233,81 @@ def _hash(item: object) -> bytes:
     if len(raw) != 32:
         raise ValueError("a proof hash is not 32 bytes")
     return raw
+
+
+def _record_times(lines: list[str]) -> dict[int, float]:
+    """Each record's timestamp (seconds) by version: when the service says it acknowledged the write."""
+    times: dict[int, float] = {}
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(record, dict) and isinstance(record.get("version"), int) and "timestamp" in record:
+            try:
+                times[record["version"]] = parse_instant(str(record["timestamp"])) / 1_000_000
+            except (ValueError, TypeError):
+                continue
+    return times
+
+
+def _cosigners(proof_text: object, witnesses: Witnesses) -> list[tuple[str, int]]:
+    """(name, time) of each trusted witness whose valid cosignature the proof's checkpoint carries."""
+    if not isinstance(proof_text, str):
+        return []
+    try:
+        note = parse_proof(proof_text).note
+    except NoteError:
+        return []
+    found = []
+    for key in witnesses.keys:
+        at = key.cosigned_at(note)
+        if at is not None:
+            found.append((key.name, at))
+    return found
+
+
+def _check_witnessed(report: Report, lines: list[str], kept: list[dict], witnesses: Witnesses) -> None:
+    """The `witnessed` check: the final write (and each kept receipt) is in a checkpoint cosigned by a quorum of the
+    trusted witnesses; while one is not and its receipt's merge delay has not passed since its record's time, the
+    verdict waits (PENDING); after that, it fails."""
+    if not report.ok or not any(c.name == "receipt" and c.status == "pass" for c in report.checks):
+        return
+    trailer = _trailer(lines)
+    if trailer is None or "log" not in trailer:
+        return
+    times = _record_times(lines)
+    mine = [r for r in kept if r.get("match_id") == report.match_id and r.get("version") != trailer.get("version")]
+    waiting, failing, proven = [], [], []
+    for receipt in [trailer, *mine]:
+        version = receipt.get("version")
+        cosigners = _cosigners(receipt.get("log_proof"), witnesses)
+        if len(cosigners) >= witnesses.quorum:
+            proven.append((version, cosigners))
+            continue
+        delay = receipt.get("merge_delay")
+        at = times.get(version) if isinstance(version, int) else None
+        if not isinstance(delay, int) or at is None:
+            failing.append(f"version {version}: not in a checkpoint a quorum cosigned, and no merge delay to wait on")
+            continue
+        why = (
+            f"version {version} is in no checkpoint cosigned by {witnesses.quorum} of the {len(witnesses.keys)} "
+            f"witnesses given ({len(cosigners)} cosigned)"
+        )
+        if witnesses.now <= at + delay:
+            waiting.append(f"{why}; its receipt promises it within {delay} s of {at:.0f}: export again later")
+        else:
+            failing.append(f"{why}, {witnesses.now - at - delay:.0f} s after its merge delay of {delay} s ran out")
+    if failing:
+        report.add("witnessed", False, "; ".join(failing))
+    elif waiting:
+        report.add("witnessed", None, "; ".join(waiting))
+        report.pending = waiting[0]
+    else:
+        earliest = min(at for _, cosigners in proven for _, at in cosigners)
+        report.add(
+            "witnessed",
+            True,
+            f"{len(proven)} write(s) each in a checkpoint cosigned by at least {witnesses.quorum} of the "
+            f"{len(witnesses.keys)} witnesses given (the first cosigned at {earliest}: it existed by then)",
+        )
