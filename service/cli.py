@@ -195,6 +195,16 @@ def _witness(args: argparse.Namespace) -> int:
     return 0
 
 
+def _monitor(args: argparse.Namespace) -> int:
+    from service.monitor import run_monitor
+
+    key = _vkey_text(args.log_key) if args.log_key else None
+    try:
+        return run_monitor(args.log_url, args.state, key, args.once, args.interval, sys.stdout, sys.stderr)
+    except KeyboardInterrupt:
+        return 0
+
+
 def _export(args: argparse.Namespace) -> int:
     from service.verify_cli import ROLES, run_export
 
@@ -327,6 +337,15 @@ def build_parser() -> argparse.ArgumentParser:
     witness.add_argument("--host", default=os.environ.get("GAMBIT_HOST", "127.0.0.1"))
     witness.add_argument("--port", type=int, default=int(os.environ.get("GAMBIT_WITNESS_PORT", "8100")))
     witness.set_defaults(func=_witness)
+    monitor = sub.add_parser(
+        "monitor", help="follow a log: check each checkpoint extends the last; exit 1 naming any match with two heads"
+    )
+    monitor.add_argument("log_url", metavar="LOG_URL", help="the log's URL (the service's /log, e.g. https://host/log)")
+    monitor.add_argument("--log-key", metavar="VKEY", help="the log's verifier key (as /log/ lists it) or a file")
+    monitor.add_argument("--state", metavar="FILE", help="where to keep what it checked between runs (JSON)")
+    monitor.add_argument("--once", action="store_true", help="one round, then exit (0 clean, 1 alarm)")
+    monitor.add_argument("--interval", type=float, default=10.0, help="seconds between rounds (default 10)")
+    monitor.set_defaults(func=_monitor)
     export = sub.add_parser("export", help="export a match (or a tournament's matches) from the store")
     target = export.add_mutually_exclusive_group(required=True)
     target.add_argument("match_id", nargs="?", help="the match to export")
