@@ -71,19 +71,24 @@ def keep_log(gambit: Gambit, ended: threading.Event) -> None:
     """Integrate new writes into the log and sign a checkpoint every `log_interval` seconds until `ended`."""
     sequencer = build_sequencer(gambit)
     witnessing = build_witnessing(gambit)
-    while not ended.is_set():
-        try:
-            added = sequencer.integrate()
-            if added:
-                gambit.metrics.count_log_leaves(added)
-            if witnessing is not None:
-                # After the integration, in this duty: a witness that is down delays the cosigned checkpoint only.
-                witnessing.collect()
-        except Exception:
-            log.exception("log: a failure integrating writes (the store?); trying again shortly")
-            ended.wait(RESUME_SECONDS)
-            continue
-        ended.wait(gambit.settings.log_interval)
+    try:
+        while not ended.is_set():
+            try:
+                added = sequencer.integrate()
+                if added:
+                    gambit.metrics.count_log_leaves(added)
+                if witnessing is not None:
+                    # After the integration, in this duty but on its own thread: a witness that is down or slow
+                    # delays only the cosigned checkpoint, never a write or the next integration.
+                    witnessing.collect_soon()
+            except Exception:
+                log.exception("log: a failure integrating writes (the store?); trying again shortly")
+                ended.wait(RESUME_SECONDS)
+                continue
+            ended.wait(gambit.settings.log_interval)
+    finally:
+        if witnessing is not None:
+            witnessing.close()
 
 
 def scrub_once(gambit: Gambit) -> ScrubReport:

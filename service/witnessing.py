@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import urllib.error
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from domain.tlog_note import (
@@ -76,6 +76,26 @@ class Witnessing:
         # The size each witness last cosigned for this log, as far as this process knows (a 409 corrects it).
         self._known: dict[str, int] = {}
         self._pool = ThreadPoolExecutor(max_workers=len(witnesses), thread_name_prefix="gambit-witness")
+        self._rounds = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gambit-witnessing")
+        self._round: Future | None = None
+
+    def collect_soon(self) -> None:
+        """Start a round of `collect` unless one is still running: the sequencer goes on integrating (and signing a
+        checkpoint every interval) while a slow witness keeps a round waiting up to its timeout."""
+        if self._round is not None and not self._round.done():
+            return
+        self._round = self._rounds.submit(self._collect_logged)
+
+    def _collect_logged(self) -> None:
+        try:
+            self.collect()
+        except Exception:
+            log.exception("log: a failure collecting cosignatures (the store?); the next round tries again")
+
+    def close(self) -> None:
+        """Stop the threads (after the round under way)."""
+        self._rounds.shutdown(wait=True)
+        self._pool.shutdown(wait=True)
 
     def collect(self) -> bool:
         """Ask every witness to cosign the newest signed checkpoint; store it when a quorum did. Returns whether

@@ -209,3 +209,29 @@ def test_a_seats_kept_receipt_is_checked_against_the_witnesses_too(witnessed, tm
     )
     checks = {c["check"]: c for c in json.loads(out.getvalue())["reports"][0]["checks"]}
     assert code == EXIT_VERIFIED and checks["witnessed"]["detail"].startswith("2 write(s)"), checks
+
+
+def test_a_slow_witnessing_round_never_holds_up_the_sequencer(witnessed):
+    app, _, _ = witnessed
+    witnessing = build_witnessing(app.extensions["gambit"])
+    release, rounds = threading.Event(), []
+
+    def slow_round() -> bool:
+        rounds.append(1)
+        release.wait(30)
+        return True
+
+    witnessing.collect = slow_round
+    witnessing.collect_soon()
+    witnessing.collect_soon()  # returns at once: the round under way is not doubled
+    build_sequencer(app.extensions["gambit"]).integrate()  # the sequencer goes on meanwhile
+    release.set()
+    witnessing.close()
+    assert rounds == [1]
+
+
+def test_gambit_witness_refuses_a_log_key_that_is_not_one(tmp_path, capsys):
+    from service.cli import main
+
+    assert main(["witness", "--state", str(tmp_path / "w"), "--log", "not-a-key"]) == 2
+    assert "is not a log's verifier key" in capsys.readouterr().err
