@@ -43,9 +43,9 @@ MAX_BODY = 64 * 1024
 class WitnessRefusal(Exception):
     """A request the witness does not cosign: an HTTP status and a one-line reason."""
 
-    def __init__(self, status: int, reason: str, content_type: str = TEXT) -> None:
+    def __init__(self, status: int, code: str, reason: str) -> None:
         super().__init__(reason)
-        self.status, self.reason, self.content_type = status, reason, content_type
+        self.status, self.code, self.reason = status, code, reason
 
 
 @dataclass(frozen=True)
@@ -109,23 +109,27 @@ class Witness:
             request_ = parse_add_checkpoint(body)
             checkpoint = parse_checkpoint(request_.note.text)
         except NoteError as exc:
-            raise WitnessRefusal(400, f"not an add-checkpoint request: {exc}") from None
+            raise WitnessRefusal(400, "invalid_request", f"not an add-checkpoint request: {exc}") from None
         key = self.logs.get(checkpoint.origin)
         if key is None:
-            raise WitnessRefusal(404, f"this witness does not know the log {checkpoint.origin!r}")
+            raise WitnessRefusal(404, "unknown_log", f"this witness does not know the log {checkpoint.origin!r}")
         if key.signed(request_.note) is None:
-            raise WitnessRefusal(403, "the checkpoint is not signed by the log's key")
+            raise WitnessRefusal(403, "not_signed_by_log", "the checkpoint is not signed by the log's key")
         if request_.old > checkpoint.size:
-            raise WitnessRefusal(400, f"the old size {request_.old} is larger than the checkpoint's {checkpoint.size}")
+            raise WitnessRefusal(
+                400, "invalid_request", f"the old size {request_.old} is larger than the checkpoint's {checkpoint.size}"
+            )
         with self._lock:
             seen = self.seen(checkpoint.origin) or Seen(0, b"")
             if request_.old != seen.size:
-                raise WitnessRefusal(409, f"{seen.size}\n", SIZE_TYPE)
+                raise WitnessRefusal(409, "old_size_mismatch", str(seen.size))
             if seen.size and not consistent(
                 seen.size, checkpoint.size, seen.root, checkpoint.root, list(request_.proof)
             ):
                 raise WitnessRefusal(
-                    422, f"the checkpoint of {checkpoint.size} leaves does not extend the one of {seen.size} cosigned"
+                    422,
+                    "inconsistent",
+                    f"the checkpoint of {checkpoint.size} leaves does not extend the one of {seen.size} cosigned",
                 )
             self._keep(checkpoint.origin, Seen(checkpoint.size, checkpoint.root))
             return cosign(request_.note.text, self.name, self.key, int(self.clock())).line()
@@ -146,6 +150,16 @@ def _load_or_make_key(path: Path) -> Ed25519PrivateKey:
     return key
 
 
+def _refused(refusal: WitnessRefusal) -> Response:
+    """A refusal as tlog-witness wants it: for a wrong old size, 409 with the witness's size as text/x.tlog.size;
+    otherwise its status with a problem+json body carrying a stable `code`."""
+    if refusal.status == 409:
+        return Response(refusal.reason + "\n", status=409, content_type=SIZE_TYPE)
+    body = {"type": "about:blank", "title": refusal.code.replace("_", " ").capitalize(), "status": refusal.status}
+    body.update({"code": refusal.code, "detail": refusal.reason})
+    return Response(json.dumps(body), status=refusal.status, content_type="application/problem+json")
+
+
 def create_witness_app(witness: Witness) -> Flask:
     """The witness over HTTP: POST /add-checkpoint (C2SP tlog-witness), and GET / saying who it is."""
     app = Flask("gambit-witness")
@@ -154,13 +168,12 @@ def create_witness_app(witness: Witness) -> Flask:
     def add_checkpoint() -> Response:
         """Cosign a checkpoint that extends the last one cosigned for its log."""
         if (request.content_length or 0) > MAX_BODY:
-            return Response("the request is too large\n", status=413, content_type=TEXT)
+            return _refused(WitnessRefusal(413, "too_large", f"the request is larger than {MAX_BODY} bytes"))
         body = request.get_data(as_text=True)
         try:
             line = witness.add_checkpoint(body)
         except WitnessRefusal as refusal:
-            text = refusal.reason if refusal.reason.endswith("\n") else refusal.reason + "\n"
-            return Response(text, status=refusal.status, content_type=refusal.content_type)
+            return _refused(refusal)
         return Response(line, content_type=TEXT)
 
     @app.get("/")

@@ -43,7 +43,8 @@ def test_a_witness_refuses_a_fork_of_what_it_cosigned(tmp_path):
     assert _post(witness, log.add_checkpoint(0)).status_code == 200
     fork = MemoryLog(key=log.key).add(b"a", b"B", b"c", b"d")  # the same key signs another history
     refused = _post(witness, fork.add_checkpoint(3))
-    assert refused.status_code == 422 and "does not extend" in refused.get_data(as_text=True)
+    assert refused.status_code == 422 and refused.get_json()["code"] == "inconsistent"
+    assert "does not extend" in refused.get_json()["detail"]
     same_size = _post(witness, MemoryLog(key=log.key).add(b"x", b"y", b"z").add_checkpoint(3))
     assert same_size.status_code == 422
     assert witness.seen(log.origin).size == 3, "a refusal changes nothing"
@@ -64,11 +65,15 @@ def test_a_checkpoint_not_signed_by_the_logs_key_or_of_an_unknown_log_is_refused
     log = MemoryLog().add(b"a")
     witness = _witness(tmp_path, log)
     impostor = MemoryLog().add(b"a")  # another key under the same name
-    assert _post(witness, impostor.add_checkpoint(0)).status_code == 403
+    refused = _post(witness, impostor.add_checkpoint(0))
+    assert refused.status_code == 403 and refused.get_json()["code"] == "not_signed_by_log"
     stranger = MemoryLog("other.test/log").add(b"a")
-    assert _post(witness, stranger.add_checkpoint(0)).status_code == 404
-    for junk in ("", "old 0\n\nnot a note\n", "old x\n\n" + log.note().render()):
-        assert _post(witness, junk).status_code == 400, junk
+    refused = _post(witness, stranger.add_checkpoint(0))
+    assert refused.status_code == 404 and refused.content_type == "application/problem+json"
+    assert refused.get_json()["code"] == "unknown_log"
+    for junk in ("", "old 0\n\nnot a note\n", "old x\n\n" + log.note().render(), "old 5\n\n" + log.note().render()):
+        refused = _post(witness, junk)
+        assert refused.status_code == 400 and refused.get_json()["code"] == "invalid_request", junk
     assert witness.seen(log.origin) is None
 
 
