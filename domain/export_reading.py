@@ -24,6 +24,8 @@ _RECORD_KEYS = frozenset(_RECORD_FIELDS) | {"commitment", "audience", "secret", 
 _HEADER_KEYS = frozenset({"format", "match_id", "ruleset", "config", "seats", "version", "exported_at", "viewer"})
 _TRAILER_KEYS = frozenset(
     {"trailer", "match_id", "version", "head", "key_id", "signature", "unreceipted", "integrity_problem"}
+    # A receipt that names the log (gambit-receipt/2), and the log's proofs of it (docs/verification.md, section 12).
+    | {"log", "merge_delay", "log_proof", "log_consistency"}
 )
 _HEX = re.compile(r"[0-9a-f]*")
 # The deepest a header, a trailer or a record's public part may nest. The service takes request

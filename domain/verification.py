@@ -51,6 +51,8 @@ from domain.replay_check import MATCH_KINDS, check_replay
 from domain.verification_report import FAILED, UNSIGNED, VERIFIED, Check, Report, add_unforeseen
 
 RECEIPT_FORMAT = "gambit-receipt/1"
+# A receipt that also signs the log's name and the merge delay it promises (docs/verification.md, section 12).
+RECEIPT_FORMATS = (RECEIPT_FORMAT, "gambit-receipt/2")
 
 # Read by the service and the tests from here, where the verifier's names have always been.
 __all__ = [
@@ -385,7 +387,7 @@ def _check_trailer(
     if trailer is None:
         report.add("receipt", False, "the export has no signed trailer")
         return
-    if trailer.get("trailer") != RECEIPT_FORMAT:
+    if trailer.get("trailer") not in RECEIPT_FORMATS:
         report.add("receipt", False, f"the trailer is not a {RECEIPT_FORMAT} receipt")
         return
     if trailer.get("match_id") != header["match_id"]:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 VERIFIED, UNSIGNED, FAILED = "VERIFIED", "UNSIGNED", "FAILED"
+# Everything held, but the write is not yet in a checkpoint a quorum of witnesses cosigned, and its merge delay has
+# not passed: neither proven nor disproven yet (docs/verification.md, section 12).
+PENDING = "PENDING"
 
 
 @dataclass
@@ -32,6 +35,8 @@ class Report:
     checks: list[Check] = field(default_factory=list)
     calls: list[dict] = field(default_factory=list)
     disputes: list[dict] = field(default_factory=list)
+    # Why the verdict waits (the log's witnesses have not cosigned the write yet), or None.
+    pending: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -40,9 +45,12 @@ class Report:
 
     @property
     def verdict(self) -> str:
-        """FAILED when any check failed; UNSIGNED when all held but no key checked the receipt."""
+        """FAILED when any check failed; PENDING when all held but the witnesses have not cosigned the write yet;
+        UNSIGNED when all held but no key checked the receipt."""
         if not self.ok:
             return FAILED
+        if self.pending is not None:
+            return PENDING
         return VERIFIED if self.signed else UNSIGNED
 
     def add(self, name: str, ok: bool | None, detail: str = "") -> None:

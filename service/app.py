@@ -15,6 +15,7 @@ from domain.store import storage_env
 from projections.index import CrossMatchIndex
 from projections.integrity import IntegrityAlerts
 from projections.sqlstore import SqlStore
+from projections.tlog_log import TransparencyLog
 from service import (
     audit,
     clocks,
@@ -31,6 +32,7 @@ from service import (
     problems,
     ratelimit,
     receipts,
+    tlog_api,
     tournaments,
     views,
     watch,
@@ -44,6 +46,9 @@ def build_gambit(settings: Settings) -> Gambit:
     """The store, read models and signing key of one process (also used by the CLI)."""
     signer = Signer.load(settings.data_dir, settings.signing_key, settings.previous_signing_keys)
     store = SqlStore(settings.database_url)
+    log = TransparencyLog(store, settings.log_origin, lambda: f"gambit-log/{signer.key_id}")
+    # Every receipt from now on names the log and promises its write a leaf within the merge delay.
+    signer.promise_inclusion(log.origin, settings.log_merge_delay)
     alerts = IntegrityAlerts(store)
     env = storage_env(settings.database_url)
     matches = open_matches(
@@ -65,7 +70,9 @@ def build_gambit(settings: Settings) -> Gambit:
         per_client=settings.max_streams_per_client,
         listen=listen,
     )
-    return Gambit(settings, matches, CrossMatchIndex(matches.store, store), alerts, signer, streams, server_metrics)
+    return Gambit(
+        settings, matches, CrossMatchIndex(matches.store, store), alerts, signer, streams, server_metrics, log
+    )
 
 
 class GambitFlask(Flask):
@@ -132,6 +139,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         clocks.bp,
         export.bp,
         receipts.bp,
+        tlog_api.bp,
         watch.bp,
         pages.bp,
     ):

@@ -145,7 +145,64 @@ def _scrub(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     from service.verify_cli import run_verify
 
-    return run_verify(args.path, args.key, args.json, receipts=args.receipt, jobs=args.jobs)
+    return run_verify(
+        args.path,
+        args.key,
+        args.json,
+        receipts=args.receipt,
+        jobs=args.jobs,
+        checkpoint=args.checkpoint,
+        witness_keys=args.witness_key,
+        quorum=args.quorum,
+    )
+
+
+def _vkey_text(value: str) -> str:
+    """A verifier key given on the command line: the key itself, or a file holding it."""
+    if not os.path.isfile(value):
+        return value
+    with open(value, encoding="utf-8") as handle:
+        return handle.read().strip()
+
+
+def _witness(args: argparse.Namespace) -> int:
+    from gunicorn.app.base import BaseApplication
+
+    from service.witness import Witness, create_witness_app
+
+    try:
+        keys = [_vkey_text(value) for value in args.log]
+        witness = Witness(args.state, args.name, keys)
+    except (ValueError, OSError) as exc:
+        print(f"gambit witness: {exc}", file=sys.stderr)
+        return 2
+    app = create_witness_app(witness)
+
+    class _Server(BaseApplication):
+        """gunicorn with one worker: the witness's state on disk has one writer."""
+
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{args.host}:{args.port}")
+            self.cfg.set("workers", 1)
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("threads", 4)
+
+        def load(self) -> Any:
+            return app
+
+    print(f"gambit witness: {witness.vkey} on http://{args.host}:{args.port}/ for {sorted(witness.logs)}", flush=True)
+    _Server().run()
+    return 0
+
+
+def _monitor(args: argparse.Namespace) -> int:
+    from service.monitor import run_monitor
+
+    key = _vkey_text(args.log_key) if args.log_key else None
+    try:
+        return run_monitor(args.log_url, args.state, key, args.once, args.interval, sys.stdout, sys.stderr)
+    except KeyboardInterrupt:
+        return 0
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -227,6 +284,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="a service public key (repeatable, for receipts made before a key rotation): base64, a file, "
         "or a saved /.well-known document (which also names the service's previous keys)",
     )
+    verify.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="a checkpoint of the log you kept earlier (or a tlog-proof): the export's log proof must extend it",
+    )
+    verify.add_argument(
+        "--witness-key",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a witness's verifier key (a file holding its vkey, or the vkey; repeatable): the export's write must "
+        "be in a checkpoint cosigned by --quorum of them",
+    )
+    verify.add_argument(
+        "--quorum",
+        type=int,
+        default=None,
+        metavar="K",
+        help="how many of the --witness-key witnesses must have cosigned (more than half; default: a majority)",
+    )
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.add_argument(
         "--receipt",
@@ -244,6 +321,31 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: 2 for an export of 2,000 lines or more, where a second core is free)",
     )
     verify.set_defaults(func=_verify)
+    witness = sub.add_parser("witness", help="run a witness that cosigns a log's checkpoints (C2SP tlog-witness)")
+    witness.add_argument(
+        "--state", default=os.environ.get("GAMBIT_WITNESS_STATE", "witness-state"), help="its key and state directory"
+    )
+    witness.add_argument("--name", default=os.environ.get("GAMBIT_WITNESS_NAME", "gambit-witness"), help="its key name")
+    witness.add_argument(
+        "--log",
+        action="append",
+        default=[],
+        required=True,
+        metavar="VKEY",
+        help="a log to witness: its verifier key (as /log/ lists it) or a file holding it (repeatable)",
+    )
+    witness.add_argument("--host", default=os.environ.get("GAMBIT_HOST", "127.0.0.1"))
+    witness.add_argument("--port", type=int, default=int(os.environ.get("GAMBIT_WITNESS_PORT", "8100")))
+    witness.set_defaults(func=_witness)
+    monitor = sub.add_parser(
+        "monitor", help="follow a log: check each checkpoint extends the last; exit 1 naming any match with two heads"
+    )
+    monitor.add_argument("log_url", metavar="LOG_URL", help="the log's URL (the service's /log, e.g. https://host/log)")
+    monitor.add_argument("--log-key", metavar="VKEY", help="the log's verifier key (as /log/ lists it) or a file")
+    monitor.add_argument("--state", metavar="FILE", help="where to keep what it checked between runs (JSON)")
+    monitor.add_argument("--once", action="store_true", help="one round, then exit (0 clean, 1 alarm)")
+    monitor.add_argument("--interval", type=float, default=10.0, help="seconds between rounds (default 10)")
+    monitor.set_defaults(func=_monitor)
     export = sub.add_parser("export", help="export a match (or a tournament's matches) from the store")
     target = export.add_mutually_exclusive_group(required=True)
     target.add_argument("match_id", nargs="?", help="the match to export")

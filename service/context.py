@@ -12,6 +12,7 @@ from domain.application import MatchService
 from domain.match import Match
 from projections.index import CrossMatchIndex
 from projections.integrity import IntegrityAlerts
+from projections.tlog_log import TransparencyLog, log_evidence
 from service.metrics import Metrics
 from service.problems import Problem
 from service.settings import Settings
@@ -30,8 +31,10 @@ class Gambit:
     signer: Signer
     streams: StreamHub
     metrics: Metrics = field(default_factory=Metrics)
+    # The event store's transparency log (projections/tlog_log.py).
+    log: TransparencyLog | None = None
 
-    def trailer_for(self, match: Match) -> dict:
+    def trailer_for(self, match: Match, log_since: int | None = None) -> dict:
         """The trailer an export of this match ends with: the receipt stored with its newest write.
 
         Never a receipt minted now: if records lie past the newest receipt, or the match fails
@@ -44,7 +47,9 @@ class Gambit:
             "key_id": None,
             "signature": None,
         }
-        trailer = {"trailer": RECEIPT_FORMAT, **receipt}
+        trailer = {"trailer": RECEIPT_FORMAT_V2 if "log" in receipt else RECEIPT_FORMAT, **receipt}
+        if self.log is not None and "log" in receipt:
+            trailer.update(log_evidence(self.log, match.match_id, receipt, log_since))
         if receipt["version"] < match.version:
             trailer["unreceipted"] = {"from": receipt["version"] + 1, "to": match.version}
         problem = self.matches.store.integrity_problem(match)
@@ -65,6 +70,7 @@ def gambit() -> Gambit:
 
 
 RECEIPT_FORMAT = "gambit-receipt/1"
+RECEIPT_FORMAT_V2 = "gambit-receipt/2"
 MAX_INT = 2**63 - 1  # the stores' integer columns are 64-bit; larger values are not positions
 # Digits of the largest integer any header, query or path part may carry. Longer text is refused
 # before int() sees it: Python refuses to convert more than 4,300 digits with an error of its own.

@@ -18,7 +18,7 @@ from projections.delay import SpectatorDelay
 from projections.records import viewer_for
 from projections.views import as_json, export_lines
 from service.auth import bearer_token, caller, note_organizer_read, organizer_of
-from service.context import gambit
+from service.context import gambit, int_arg
 from service.delay import delay_for, mark, shown_match
 from service.tournaments import tournament_match_ids
 
@@ -29,7 +29,9 @@ ZIP_IN_MEMORY = 16 * 1024 * 1024
 KEY_FILE = "signing-key.json"
 
 
-def export_of(latest: Match, viewer: Viewer) -> tuple[Match, SpectatorDelay | None, Iterator[str]]:
+def export_of(
+    latest: Match, viewer: Viewer, log_since: int | None = None
+) -> tuple[Match, SpectatorDelay | None, Iterator[str]]:
     """The match as the viewer's export ends it (at the delayed version for a held-back spectator), how far it is
     held back, and the export's lines: header, records in the viewer's form, the trailer (the receipt of the
     write it ends on)."""
@@ -37,7 +39,7 @@ def export_of(latest: Match, viewer: Viewer) -> tuple[Match, SpectatorDelay | No
     delay = delay_for(latest, viewer)
     # A delayed version is a write's last record, so the export ends on that write's receipt.
     match = shown_match(latest, delay)
-    trailer = g.trailer_for(match)
+    trailer = g.trailer_for(match, log_since=log_since)
 
     def lines() -> Iterator[str]:
         yield from export_lines(g.matches, match, viewer)
@@ -53,7 +55,7 @@ class Export(MethodView):
         """Stream the export of a match as application/x-ndjson (up to its delayed version for a held-back spectator)."""
         latest = gambit().matches.match(match_id)
         viewer = caller(latest, "export")
-        match, delay, lines = export_of(latest, viewer)
+        match, delay, lines = export_of(latest, viewer, int_arg("log_since"))
         response = Response(stream_with_context(lines), mimetype="application/x-ndjson")
         response.headers["Content-Disposition"] = f'attachment; filename="match-{match.match_id}.ndjson"'
         return mark(response, delay)

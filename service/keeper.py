@@ -16,7 +16,9 @@ import threading
 from projections.clocks import ClockKeeper, keep_clocks
 from projections.leadership import Duty, Leadership, lead_while
 from projections.scrub import Scrub, ScrubReport
+from projections.tlog_log import Sequencer
 from service.context import Gambit
+from service.witnessing import Witnessing
 
 log = logging.getLogger("gambit.keeper")
 
@@ -43,6 +45,63 @@ def build_scrub(gambit: Gambit) -> Scrub:
     )
 
 
+def build_sequencer(gambit: Gambit) -> Sequencer:
+    """The sequencer of this process's log: it integrates the receipts this service's keys signed."""
+    if gambit.log is None:
+        raise RuntimeError("this process has no transparency log")
+    return Sequencer(
+        gambit.log,
+        gambit.matches.store,
+        gambit.signer.verify,
+        gambit.signer.note_signature,
+        lambda match_id: _sealed(gambit, match_id),
+    )
+
+
+def _sealed(gambit: Gambit, match_id: str) -> bool:
+    """Whether a match's leaves are sealed: it has a spectator delay (docs/verification.md, section 12).
+
+    A match that cannot be loaded (its integrity alert is raised elsewhere) is sealed: hiding is the side that
+    cannot leak, the seal binds the leaf all the same, and the log does not stall on it."""
+    try:
+        return gambit.matches.match(match_id, version=1).options.spectator_delay > 0
+    except Exception:
+        log.exception("log: match %s cannot be loaded to tell whether it is delayed; its leaf is sealed", match_id)
+        return True
+
+
+def build_witnessing(gambit: Gambit) -> Witnessing | None:
+    """The collector of cosignatures for this process's log, or None when no witness is configured."""
+    settings = gambit.settings
+    if gambit.log is None or not settings.witnesses:
+        return None
+    return Witnessing(gambit.log, settings.witnesses, settings.witness_quorum)
+
+
+def keep_log(gambit: Gambit, ended: threading.Event) -> None:
+    """Integrate new writes into the log and sign a checkpoint every `log_interval` seconds until `ended`."""
+    sequencer = build_sequencer(gambit)
+    witnessing = build_witnessing(gambit)
+    try:
+        while not ended.is_set():
+            try:
+                added = sequencer.integrate()
+                if added:
+                    gambit.metrics.count_log_leaves(added)
+                if witnessing is not None:
+                    # After the integration, in this duty but on its own thread: a witness that is down or slow
+                    # delays only the cosigned checkpoint, never a write or the next integration.
+                    witnessing.collect_soon()
+            except Exception:
+                log.exception("log: a failure integrating writes (the store?); trying again shortly")
+                ended.wait(RESUME_SECONDS)
+                continue
+            ended.wait(gambit.settings.log_interval)
+    finally:
+        if witnessing is not None:
+            witnessing.close()
+
+
 def scrub_once(gambit: Gambit) -> ScrubReport:
     """One pass over every match now, as fast as it goes (`gambit scrub`)."""
     return build_scrub(gambit).run_pass()
@@ -65,6 +124,8 @@ class Background:
             found.append(self._keep_clocks)
         if settings.scrub_rate > 0:
             found.append(self._scrub)
+        if settings.log_interval > 0 and self.gambit.log is not None:
+            found.append(self._keep_log)
         return found
 
     def start(self) -> None:
@@ -98,6 +159,9 @@ class Background:
         # Polling, not LISTEN: the keeper learns of a new deadline within half a second, and a
         # deadline is at least a second after the record that starts it.
         keep_clocks(keeper, ended, on_expired=expired, listen=False)
+
+    def _keep_log(self, ended: threading.Event) -> None:
+        keep_log(self.gambit, ended)
 
     def _scrub(self, ended: threading.Event) -> None:
         settings = self.gambit.settings

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from flask import Blueprint, Response, jsonify
 from flask.views import MethodView
 
@@ -51,7 +53,12 @@ class Ready(MethodView):
                     alerts=alerts,
                 )
             )
-        return jsonify({"status": "ready", "projection_lag": lag})
+        body: dict = {"status": "ready", "projection_lag": lag}
+        witnessing = _witnessing(g)
+        if witnessing is not None:
+            # Writes go on while witnesses are down: the service stays ready and says how far behind they are.
+            body["witnessing"] = witnessing
+        return jsonify(body)
 
 
 def _standing_alerts(g: Gambit) -> list[dict]:
@@ -73,6 +80,15 @@ def _standing_alerts(g: Gambit) -> list[dict]:
     return standing
 
 
+def _witnessing(g: Gambit) -> dict | None:
+    """How far witnessing is behind the log (service/witnessing.py), or None without witnesses."""
+    if g.log is None or not g.settings.witnesses:
+        return None
+    from service.witnessing import witnessing_status
+
+    return witnessing_status(g.log, g.settings.witnesses, time.time())
+
+
 class MetricsView(MethodView):
     """/metrics"""
 
@@ -83,7 +99,11 @@ class MetricsView(MethodView):
             lag = g.index.lag()
         except Exception:  # noqa: BLE001 - an unreachable store must not hide the other metrics
             lag = None
-        return Response(g.metrics.render(lag), mimetype="text/plain; version=0.0.4")
+        try:
+            witnessing = _witnessing(g)
+        except Exception:  # noqa: BLE001 - as above
+            witnessing = None
+        return Response(g.metrics.render(lag, witnessing), mimetype="text/plain; version=0.0.4")
 
 
 class Rulesets(MethodView):

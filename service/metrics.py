@@ -73,6 +73,24 @@ class Metrics:
             multiprocess_mode="livesum",
             registry=own,
         )
+        self.log_leaves = Counter(
+            "gambit_log_leaves",
+            "Writes integrated into the transparency log as leaves.",
+            registry=own,
+        )
+        self.witness_behind_leaves = Gauge(
+            "gambit_log_witness_behind_leaves",
+            "Leaves of the log not yet in a checkpoint a quorum of witnesses cosigned, as /readyz reports.",
+            multiprocess_mode="mostrecent",
+            registry=own,
+        )
+        self.witness_behind_seconds = Gauge(
+            "gambit_log_witness_behind_seconds",
+            "Seconds since the newest quorum checkpoint was cosigned while leaves wait for the next (0: none wait; "
+            "NaN: none cosigned yet).",
+            multiprocess_mode="mostrecent",
+            registry=own,
+        )
         self.projection_lag = Gauge(
             "gambit_projection_lag",
             "Store notifications the read model has not folded yet, as /readyz reports (NaN: the store did not answer).",
@@ -139,6 +157,10 @@ class Metrics:
         """Count one completed pass of the scrub over every match."""
         self.scrub_passes.inc()
 
+    def count_log_leaves(self, added: int) -> None:
+        """Count writes the sequencer integrated into the log."""
+        self.log_leaves.inc(added)
+
     def _child(self, metric: Any, *values: str) -> Any:
         """`metric.labels(*values)` (label values in the metric's label-name order), looked up once per series.
 
@@ -159,11 +181,16 @@ class Metrics:
         """This process now holds `count` open streams."""
         self.followers.set(count)
 
-    def render(self, projection_lag: int | None) -> str:
-        """The Prometheus text exposition, with the projection lag just measured (None: unknown)."""
+    def render(self, projection_lag: int | None, witnessing: dict | None = None) -> str:
+        """The Prometheus text exposition, with the projection lag (None: unknown) and how far witnessing is
+        behind (None: no witnesses) just measured."""
         self.projection_lag.labels(projection="cross-match-index").set(
             float("nan") if projection_lag is None else projection_lag
         )
+        if witnessing is not None:
+            self.witness_behind_leaves.set(witnessing["behind_leaves"])
+            seconds = witnessing["behind_seconds"]
+            self.witness_behind_seconds.set(float("nan") if seconds is None else seconds)
         return generate_latest(self.registry).decode()
 
 

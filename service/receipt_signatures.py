@@ -15,10 +15,36 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from domain.records import canonical
 
+RECEIPT_V2 = "gambit-receipt/2"
+
 
 def receipt_message(match_id: str, version: int, head: str) -> bytes:
-    """The bytes a receipt signs: canonical JSON of the match id, version and chain head."""
+    """The bytes a receipt (v1) signs: canonical JSON of the match id, version and chain head."""
     return canonical({"match_id": match_id, "version": version, "head": head})
+
+
+def receipt_message_v2(match_id: str, version: int, head: str, log: str, merge_delay: int) -> bytes:
+    """The bytes a v2 receipt signs: v1's fields, the log's origin and the merge delay it promises, and its
+    version (so a v2 signature is never a v1 one with fields dropped)."""
+    return canonical(
+        {
+            "receipt": RECEIPT_V2,
+            "match_id": match_id,
+            "version": version,
+            "head": head,
+            "log": log,
+            "merge_delay": merge_delay,
+        }
+    )
+
+
+def signed_message(receipt: dict) -> bytes:
+    """What a receipt's signature signs: v2's message when it names a log, v1's otherwise."""
+    if "log" in receipt or "merge_delay" in receipt:
+        return receipt_message_v2(
+            receipt["match_id"], receipt["version"], receipt["head"], receipt["log"], receipt["merge_delay"]
+        )
+    return receipt_message(receipt["match_id"], receipt["version"], receipt["head"])
 
 
 def verify_receipt(public_key_b64: str, receipt: dict) -> bool:
@@ -27,7 +53,7 @@ def verify_receipt(public_key_b64: str, receipt: dict) -> bool:
         key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key_b64))
         key.verify(
             base64.b64decode(receipt["signature"]),
-            receipt_message(receipt["match_id"], receipt["version"], receipt["head"]),
+            signed_message(receipt),
         )
     except (InvalidSignature, KeyError, ValueError, TypeError):
         return False

@@ -21,6 +21,8 @@ DEFAULT_MAX_STREAMS_PER_CLIENT = 16
 NO_LIMIT = Limit(0, 0)
 DEFAULT_SCRUB_RATE = 10.0
 DEFAULT_SCRUB_INTERVAL = 3600.0
+DEFAULT_LOG_MERGE_DELAY = 60
+DEFAULT_LOG_INTERVAL = 0.5
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,15 @@ class Settings:
     # The background scrub: matches re-checked a second (0: off), and seconds from one pass's start to the next's.
     scrub_rate: float = DEFAULT_SCRUB_RATE
     scrub_interval: float = DEFAULT_SCRUB_INTERVAL
+    # The transparency log's name (its checkpoints' origin line); None: named on first start, then kept.
+    log_origin: str | None = None
+    # The seconds within which a v2 receipt promises its write a leaf of the log.
+    log_merge_delay: int = DEFAULT_LOG_MERGE_DELAY
+    # Seconds between the leader's integrations of new writes into the log (each signs a checkpoint); 0: off.
+    log_interval: float = DEFAULT_LOG_INTERVAL
+    # The witnesses the log asks to cosign its checkpoints (service/witnessing.py) and how many must.
+    witnesses: tuple = ()
+    witness_quorum: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -90,6 +101,10 @@ class Settings:
             keep_clocks=_one_of(env, "GAMBIT_SERVE_KEEPS_CLOCKS", ("on", "off"), "on") == "on",
             scrub_rate=_non_negative(env, "GAMBIT_SCRUB_RATE", DEFAULT_SCRUB_RATE),
             scrub_interval=_non_negative(env, "GAMBIT_SCRUB_INTERVAL", DEFAULT_SCRUB_INTERVAL),
+            log_origin=_origin(env.get("GAMBIT_LOG_ORIGIN", "")),
+            log_merge_delay=int(_non_negative(env, "GAMBIT_LOG_MERGE_DELAY", DEFAULT_LOG_MERGE_DELAY)),
+            log_interval=_non_negative(env, "GAMBIT_LOG_INTERVAL", DEFAULT_LOG_INTERVAL),
+            **_witnessing(env),
         )
 
     @property
@@ -109,6 +124,34 @@ def _one_of(env: Mapping[str, str], name: str, allowed: tuple[str, ...], default
     value = env.get(name, default).strip().lower() or default
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
+def _witnessing(env: Mapping[str, str]) -> dict:
+    """`witnesses` and `witness_quorum` from GAMBIT_WITNESSES and GAMBIT_WITNESS_QUORUM (default: a majority)."""
+    from service.witnessing import parse_witnesses
+
+    witnesses = parse_witnesses(env.get("GAMBIT_WITNESSES", ""))
+    text = env.get("GAMBIT_WITNESS_QUORUM", "").strip()
+    if not witnesses:
+        if text:
+            raise ValueError("GAMBIT_WITNESS_QUORUM is set but GAMBIT_WITNESSES names no witness")
+        return {}
+    quorum = len(witnesses) // 2 + 1
+    if text:
+        if not text.isdigit() or not 1 <= int(text) <= len(witnesses):
+            raise ValueError(f"GAMBIT_WITNESS_QUORUM must be a whole number from 1 to {len(witnesses)}, not {text!r}")
+        quorum = int(text)
+    return {"witnesses": witnesses, "witness_quorum": quorum}
+
+
+def _origin(text: str) -> str | None:
+    """A log origin: one line of printable text without spaces or `+` (signed-note key names); None when unset."""
+    value = text.strip()
+    if not value:
+        return None
+    if any(ch.isspace() or ch == "+" or not ch.isprintable() for ch in value):
+        raise ValueError(f"GAMBIT_LOG_ORIGIN must be printable text without spaces or '+', not {value!r}")
     return value
 
 

@@ -15,7 +15,9 @@ import pathlib
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from service.receipt_signatures import key_id_of, receipt_message, signed_by
+from domain.tlog_note import Signature
+from service.log_keys import sign_note
+from service.receipt_signatures import RECEIPT_V2, key_id_of, receipt_message, receipt_message_v2, signed_by
 
 KEY_FILE = "signing-key.pem"
 ALGORITHM = "Ed25519"
@@ -32,6 +34,17 @@ class Signer:
         # Receipts stored before a key rotation were signed by an earlier key: still this service's.
         self._trusted = [signed_by(self.public_key_b64), *(signed_by(key) for key in previous)]
         self.previous_keys = tuple(previous)
+        # The log this service promises to enter every write in, and within how many seconds (receipt v2).
+        self.log_origin: str | None = None
+        self.merge_delay: int | None = None
+
+    def promise_inclusion(self, log_origin: str, merge_delay: int) -> None:
+        """Sign v2 receipts from now on: each promises its write a leaf of this log within the merge delay."""
+        self.log_origin, self.merge_delay = log_origin, merge_delay
+
+    def note_signature(self, text: str, name: str) -> Signature:
+        """The service key's signed-note signature of a note (the log's checkpoints), under a key name."""
+        return sign_note(text, name, self._key)
 
     @classmethod
     def load(cls, data_dir: str, configured: str | None = None, previous: tuple[str, ...] = ()) -> Signer:
@@ -88,20 +101,33 @@ class Signer:
             "public_key": self.public_key_b64,
             "key_id": self.key_id,
             "signs": 'canonical({"match_id", "version", "head"})',
+            # Receipts that name a log (version 2) sign more: docs/verification.md, section 12.
+            "signs_v2": f'canonical({{"receipt": "{RECEIPT_V2}", "match_id", "version", "head", "log", "merge_delay"}})',
             # The keys this service signed with before a rotation: receipts kept from then name one of
             # them, and `gambit verify --key` given this document checks each receipt against its own key.
             "previous_keys": [{"public_key": key, "key_id": key_id_of(key)} for key in self.previous_keys],
         }
 
     def receipt(self, match_id: str, version: int, head: str) -> dict:
-        """A signed receipt for a match's chain head at a version."""
-        signature = self._key.sign(receipt_message(match_id, version, head))
+        """A signed receipt for a match's chain head at a version (v2, naming the log, once inclusion is promised)."""
+        if self.log_origin is None or self.merge_delay is None:
+            signature = self._key.sign(receipt_message(match_id, version, head))
+            return {
+                "match_id": match_id,
+                "version": version,
+                "head": head,
+                "key_id": self.key_id,
+                "signature": base64.b64encode(signature).decode(),
+            }
+        message = receipt_message_v2(match_id, version, head, self.log_origin, self.merge_delay)
         return {
             "match_id": match_id,
             "version": version,
             "head": head,
+            "log": self.log_origin,
+            "merge_delay": self.merge_delay,
             "key_id": self.key_id,
-            "signature": base64.b64encode(signature).decode(),
+            "signature": base64.b64encode(self._key.sign(message)).decode(),
         }
 
 

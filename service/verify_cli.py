@@ -12,11 +12,12 @@ from typing import Any, TextIO
 
 from domain.ruleset import ORGANIZER, SPECTATOR
 from domain.verification import FAILED, UNSIGNED, VERIFIED, Report, verify_export
+from domain.verification_report import PENDING
 from domain.verification_split import verify_export_split, worth_splitting
 
 MARKS = {"pass": "ok  ", "fail": "FAIL", "skip": "skip"}
 
-EXIT_VERIFIED, EXIT_FAILED, EXIT_USAGE, EXIT_UNSIGNED = 0, 1, 2, 3
+EXIT_VERIFIED, EXIT_FAILED, EXIT_USAGE, EXIT_UNSIGNED, EXIT_PENDING = 0, 1, 2, 3, 4
 
 
 class UsageError(Exception):
@@ -94,6 +95,12 @@ def render(report: Report, out: TextIO) -> None:
     )
 
 
+def _names_a_log(lines: list[str]) -> bool:
+    """Whether the export's last line (its trailer) names a log: only then are the log's checks loaded."""
+    last = next((line for line in reversed(lines) if line.strip()), "")
+    return '"log":' in last
+
+
 def _read_lines(name: str) -> list[str]:
     """An export's lines; bytes that are not UTF-8 are kept visible so the format check names them."""
     try:
@@ -148,15 +155,24 @@ def run_verify(
     err: TextIO = sys.stderr,
     receipts: list[str] | None = None,
     jobs: int | None = 1,
+    checkpoint: str | None = None,
+    witness_keys: list[str] | None = None,
+    quorum: int | None = None,
+    now: Callable[[], float] | None = None,
 ) -> int:
     """Verify one export or a directory of them.
 
     `key`: the service's public key, or several (each as `--key` takes it): each receipt is
-    checked against the one it names by its `key_id`. `jobs`: processes per export, 1 or 2; None chooses 2 for a long export where a second core is
+    checked against the one it names by its `key_id`. `checkpoint`: a file holding a checkpoint of the log kept
+    earlier, which the export's log proof must extend. `jobs`: processes per export, 1 or 2; None chooses 2 for a long export where a second core is
     free. Two fork this process, which must then have no other threads at work (as a command-line
     run has none).
 
-    Exit code: 0 every export VERIFIED (with a key); 1 any FAILED; 3 none failed but no key
+    `witness_keys` (with `quorum`, more than half of them): each export's write must be in a checkpoint cosigned by
+    that many of these witnesses; `now` (the time, injectable) measures a receipt's merge delay.
+
+    Exit code: 0 every export VERIFIED (with a key); 1 any FAILED; 4 none failed but a write is not yet in a
+    checkpoint a quorum of witnesses cosigned, within its merge delay (PENDING); 3 none failed or waits but no key
     checked the receipts (UNSIGNED); 2 a missing or unreadable file or key.
     """
     try:
@@ -166,6 +182,18 @@ def run_verify(
         given = [key] if isinstance(key, str) else list(key or [])
         public_keys = [one for value in given for one in load_public_keys(value)]
         kept = load_receipts(receipts or [])
+        kept_note = None
+        witnesses = None
+        if checkpoint is not None or witness_keys or quorum is not None:
+            import time
+
+            from service.verify_log import CheckpointFileError, load_witnesses, read_kept_checkpoint
+
+            try:
+                kept_note = read_kept_checkpoint(checkpoint) if checkpoint is not None else None
+                witnesses = load_witnesses(list(witness_keys or []), quorum, (now or time.time)())
+            except CheckpointFileError as exc:
+                raise UsageError(str(exc)) from None
     except UsageError as exc:
         err.write(f"gambit verify: {exc}\n")
         return EXIT_USAGE
@@ -187,12 +215,24 @@ def run_verify(
             err.write(f"gambit verify: {exc}\n")
             return EXIT_USAGE
         report = _verify_without_collector(lines, name, check, progress, kept, jobs)
+        if _names_a_log(lines) or kept_note is not None or witnesses is not None:
+            from service.verify_log import check_log  # the log's checks load only for an export that names a log
+
+            check_log(report, lines, kept, public_keys, kept_note, witnesses)
         err.write("\r" if report.records >= 1000 else "")
         reports.append(report)
         if not as_json:
             render(report, out)
     verdicts = {r.verdict for r in reports}
-    overall = FAILED if FAILED in verdicts else UNSIGNED if UNSIGNED in verdicts else VERIFIED
+    overall = (
+        FAILED
+        if FAILED in verdicts
+        else PENDING
+        if PENDING in verdicts
+        else UNSIGNED
+        if UNSIGNED in verdicts
+        else VERIFIED
+    )
     if as_json:
         out.write(
             json.dumps(
@@ -200,7 +240,7 @@ def run_verify(
             )
         )
         out.write("\n")
-    return {VERIFIED: EXIT_VERIFIED, FAILED: EXIT_FAILED, UNSIGNED: EXIT_UNSIGNED}[overall]
+    return {VERIFIED: EXIT_VERIFIED, FAILED: EXIT_FAILED, UNSIGNED: EXIT_UNSIGNED, PENDING: EXIT_PENDING}[overall]
 
 
 def _verify_without_collector(
