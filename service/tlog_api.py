@@ -13,6 +13,7 @@ from projections.tlog_log import TransparencyLog
 from service.auth import caller
 from service.context import Gambit, bounded_int, gambit
 from service.delay import delay_for, newest_shown
+from service.keeper import build_sequencer
 from service.problems import Problem
 
 bp = Blueprint("tlog", __name__)
@@ -30,8 +31,15 @@ def _log(g: Gambit) -> TransparencyLog:
 
 
 def served_checkpoint(log: TransparencyLog) -> Note:
-    """The checkpoint the log serves: the newest its witnesses cosigned when it has witnesses, else the newest signed."""
+    """The checkpoint the log serves: the newest its witnesses cosigned when it has witnesses, else the newest signed.
+
+    Before the leading worker's first integration this worker integrates what is stored (the integration is one
+    transaction under the log's lock, so two processes doing it take turns) and so a log always has a checkpoint.
+    """
     note = log.cosigned_note() or log.checkpoint_note()
+    if note is None:
+        build_sequencer(gambit()).integrate()
+        note = log.cosigned_note() or log.checkpoint_note()
     if note is None:
         raise Problem(503, "log_starting", "the log has signed no checkpoint yet", "Log starting")
     return note
