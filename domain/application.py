@@ -166,8 +166,12 @@ class MatchService:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         loaded: Match | None = None,
+        sent: dict | None = None,
     ) -> Written:
         """Run one command; returns what it stored: its versions, the match, its records and receipt.
+
+        `sent` is the body as the seat sent it, which the command's record keeps (the command's own
+        body when not given).
 
         A repeated Idempotency-Key returns what the first attempt stored (read back from the
         store), so the retry is answered exactly as the first was. `loaded` is the match as the
@@ -195,7 +199,9 @@ class MatchService:
         )
         self.store.refuse_if_tampered(match)
         with clock.at_instant(at):
-            first, _ = match.act(seat, command, idempotency, evidence=lambda v: self.store.evidence(match.id, v))
+            first, _ = match.act(
+                seat, command, idempotency, evidence=lambda v: self.store.evidence(match.id, v), sent=sent
+            )
         try:
             return self.store.commit(match, first)
         except IntegrityError:

@@ -19,12 +19,14 @@ from eventsourcing.domain import Aggregate
 from domain import clock, reveals, rulesets
 from domain.chance import Chance
 from domain.clock import CLOCK_KINDS
+from domain.command_records import command_record
 from domain.kept_match import MatchKeeping
 from domain.match_clock import MatchClock
 from domain.match_disputes import MatchDisputes
 from domain.match_integrity import MatchIntegrity
 from domain.match_options import MatchOptions, options_of, ruleset_part
 from domain.records import (
+    COMMAND_RECEIVED,
     DISPUTE_FILED,
     DISPUTE_RULED,
     MATCH_CREATED,
@@ -242,14 +244,16 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         """Client seeds in seat order; a seat that gave none (or has not joined) contributes ''."""
         return [self.seats.get(seat, {}).get("client_seed", "") for seat in self.seat_order]
 
-    def chance(self) -> Chance:
-        """The chance source for the records about to be written (purposes scoped by version)."""
+    def chance(self, ahead: int = 0) -> Chance:
+        """The chance source for the records about to be written (purposes scoped by version): by the next
+        version, or `ahead` versions past it (a command's events follow the record of the command)."""
+        first = self.version + 1 + ahead
         return Chance(
             bytes.fromhex(self.server_seed),
             self.match_id,
             self.client_seeds(),
-            scope=f"v{self.version + 1}",
-            version=self.version + 1,
+            scope=f"v{first}",
+            version=first,
         )
 
     def to_act(self) -> list[str]:
@@ -318,15 +322,23 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         command: Command,
         idempotency: dict | None = None,
         evidence: Callable[[int], dict] | None = None,
+        sent: dict | None = None,
     ) -> tuple[int, int]:
-        """Decide a command and record its events; returns the first and last new versions.
+        """Decide a command and record it, then its events; returns the first and last new versions.
 
-        `evidence(version)` returns an earlier record's secret, salt and commitment; it is
-        called only for events that open evidence (bluff rulings).
+        The command comes first (`CommandReceived`: the seat, the body as sent, the version it is
+        decided on, its Idempotency-Key), so a verifier re-decides it against the state before it;
+        its events' chance is scoped by the version after it. `sent` is the body as the seat sent
+        it (the command's own body when not given). `evidence(version)` returns an earlier record's
+        secret, salt and commitment; it is called only for events that open evidence (bluff rulings).
         """
         first = self.version + 1
-        events = self.ruleset.decide(self.state, seat, command, self.chance())
+        events = self.ruleset.decide(self.state, seat, command, self.chance(ahead=1))
         meta = {"command": idempotency} if idempotency else {}
+        key = None if idempotency is None else idempotency["key"]
+        secret_body = command.type in self.ruleset.SECRET_COMMANDS
+        body = sent if sent is not None else command.body()
+        self._record(command_record(seat, command.type, body, self.version, key, secret_body), meta=meta)
         for event in events:
             self._record(event, meta=meta, evidence=self._with_pending(evidence))
         # The finish is part of the command's write: a retry of its key answers up to it, with its receipt.
@@ -456,8 +468,8 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
             )
         elif record.kind == OUTCOME_AMENDED:
             self.outcome = json_copy(record.public["outcome"])
-        elif record.kind in CLOCK_KINDS:
-            pass  # the clock folds them below; the ruleset never sees them
+        elif record.kind in CLOCK_KINDS or record.kind == COMMAND_RECEIVED:
+            pass  # the clock folds them below; the ruleset folds the command's events, not the command
         else:
             public, secret = record.public, record.secret
             if _FOLDING_NEW_RECORD.get():

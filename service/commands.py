@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 from flask.views import MethodView
 
+from domain.record_bounds import MAX_IDEMPOTENCY_KEY
 from domain.ruleset import ORGANIZER, Viewer
 from domain.store import Written
 from projections.records import record_form, viewer_for
@@ -16,8 +17,6 @@ from service.metrics import count_as_command
 from service.problems import Problem
 
 bp = Blueprint("commands", __name__)
-
-MAX_IDEMPOTENCY_KEY = 200
 
 
 def recorded(written: Written, viewer: Viewer) -> Response:
@@ -54,7 +53,7 @@ class Commands(MethodView):
             raise Problem(
                 400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters"
             )
-        written = g.matches.act(match_id, seat, command, etag_version(match.version), key, loaded=match)
+        written = g.matches.act(match_id, seat, command, etag_version(match.version), key, loaded=match, sent=body)
         return recorded(written, viewer_for(written.match, "seat", seat))
 
 

@@ -32,6 +32,7 @@ from .cards import ABILITIES, CARD_IDS, FACE
 from .commands import (
     COMMANDS,
     PHASES,
+    SECRET_COMMANDS,
     AddToken,
     BlindSwap,
     CallFinalGambit,
@@ -63,6 +64,7 @@ __all__ = [
     "FOLDS",
     "PHASES",
     "RULESET_ID",
+    "SECRET_COMMANDS",
     "VIEWS",
     "AddToken",
     "BlindSwap",

@@ -54,6 +54,7 @@ from .cards import ALL_CARDS
 from .commands import (
     COMMANDS,
     PHASES,
+    SECRET_COMMANDS,
     AnswerQuestion,
     Assist,
     Block,
@@ -93,6 +94,7 @@ __all__ = [
     "FOLDS",
     "PHASES",
     "RULESET_ID",
+    "SECRET_COMMANDS",
     "VIEWS",
     "AnswerQuestion",
     "Assist",

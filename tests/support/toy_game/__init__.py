@@ -15,7 +15,7 @@ state (initial_state, the folds), rules (setup, decide and its checks, outcome, 
 
 from __future__ import annotations
 
-from .commands import COMMANDS, PHASES, HoldCard, SwapCard
+from .commands import COMMANDS, PHASES, SECRET_COMMANDS, HoldCard, SwapCard
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, to_act
@@ -33,6 +33,7 @@ __all__ = [
     "FOLDS",
     "PHASES",
     "RULESET_ID",
+    "SECRET_COMMANDS",
     "VIEWS",
     "Config",
     "HoldCard",
