@@ -24,8 +24,10 @@ from domain.records import (
     MATCH_FINISHED,
     OUTCOME_AMENDED,
     SEAT_JOINED,
+    SEAT_KEY_CHANGED,
 )
 from domain.ruleset import ConfigError
+from domain.seat_keys import InvalidPublicKey, canonical_public_key, decoded_signature
 
 # A seat's display name (POST /matches/{id}/join `name`).
 MAX_NAME = 64
@@ -56,7 +58,8 @@ PUBLIC_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         frozenset({"match_id", "ruleset", "config", "seats", "tournament_id", "server_seed_commitment"}),
         frozenset({"entrants"}),
     ),
-    SEAT_JOINED: (frozenset({"seat", "name", "client_seed"}), frozenset({"entrant_id"})),
+    SEAT_JOINED: (frozenset({"seat", "name", "client_seed"}), frozenset({"entrant_id", "public_key"})),
+    SEAT_KEY_CHANGED: (frozenset({"seat", "public_key", "by", "note"}), frozenset()),
     MATCH_FINISHED: (frozenset({"outcome", "server_seed"}), frozenset()),
     DISPUTE_FILED: (frozenset({"dispute", "call_version", "ruling_version", "reason", "filed_by"}), frozenset()),
     DISPUTE_RULED: (frozenset({"dispute", "call_version", "decision", "note", "amends_outcome"}), frozenset()),
@@ -65,7 +68,10 @@ PUBLIC_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     CLOCK_PAUSED: (frozenset({"by", "note"}), frozenset({"dispute"})),
     CLOCK_RESUMED: (frozenset({"by", "note"}), frozenset()),
     TIME_ADDED: (frozenset({"by", "seat", "seconds", "note"}), frozenset()),
-    COMMAND_RECEIVED: (frozenset({"seat", "type", "decided_on", "idempotency_key"}), frozenset({"body"})),
+    COMMAND_RECEIVED: (
+        frozenset({"seat", "type", "decided_on", "idempotency_key"}),
+        frozenset({"body", "signature"}),
+    ),
 }
 
 CHECK = "bounds"
@@ -177,6 +183,8 @@ def _check_records(header: dict, records: list[dict]) -> None:
             outcome = public.get("outcome")
         elif kind == COMMAND_RECEIVED:
             _check_command(record, seats)
+        elif kind == SEAT_KEY_CHANGED:
+            _check_rekey(version, public, seats, finished)
     if amending is not None:
         raise OutOfBounds("the export ends before the OutcomeAmended its last ruling announces")
 
@@ -220,8 +228,11 @@ def _check_command(record: dict, seats: set[str]) -> None:
     key = public.get("idempotency_key")
     if key is not None and not is_text(key, 1, MAX_IDEMPOTENCY_KEY):
         raise OutOfBounds(f"version {version}: an Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
+    if "signature" in public and "body" not in public:
+        raise OutOfBounds(f"version {version}: a public signature of a secret command body")
     if "body" in public:
         body = public["body"]
+        _check_signature_text(version, public.get("signature", ""))
         if record.get("commitment") is not None:
             raise OutOfBounds(f"version {version}: a command with a public body and a secret")
     else:
@@ -230,11 +241,18 @@ def _check_command(record: dict, seats: set[str]) -> None:
             raise OutOfBounds(f"version {version}: a command without a public body is not a secret for its seat")
         if secret is None:
             return  # not visible to this viewer: its commitment stands for it
-        if not isinstance(secret, dict) or secret.keys() != {"body"}:
-            raise OutOfBounds(f"version {version}: a command's secret is not its body alone")
+        if not isinstance(secret, dict) or not {"body"} <= secret.keys() <= {"body", "signature"}:
+            raise OutOfBounds(f"version {version}: a command's secret is not its body (and signature) alone")
         body = secret["body"]
+        _check_signature_text(version, secret.get("signature", ""))
     if not isinstance(body, dict) or body.get("type") != command_type:
         raise OutOfBounds(f"version {version}: the command's body is not an object of its type")
+
+
+def _check_signature_text(version: int, signature: object) -> None:
+    """A recorded signature ('' for none) is base64 of 64 bytes."""
+    if signature != "" and decoded_signature(signature) is None:
+        raise OutOfBounds(f"version {version}: a command's signature is not base64 of 64 bytes")
 
 
 def _check_tournament(version: int, tournament_id: object) -> None:
@@ -288,11 +306,34 @@ def _check_entrant_join(version: int, public: dict, pairing: dict[str, str], hel
 
 
 def _check_join(version: int, public: dict) -> None:
+    if "public_key" in public:
+        _check_key(version, public["public_key"])
     if not is_text(public.get("name"), 1, MAX_NAME):
         raise OutOfBounds(f"version {version}: a seat's name must be 1 to {MAX_NAME} characters")
     seed = public.get("client_seed")
     if not isinstance(seed, str) or CLIENT_SEED.fullmatch(seed) is None:
         raise OutOfBounds(f"version {version}: the client seed is not lowercase hex of at most 64 bytes")
+
+
+def _check_key(version: int, key: object) -> None:
+    """A seat's key is recorded in exactly its canonical form (base64 SPKI), so one key has one spelling."""
+    try:
+        canonical = canonical_public_key(key)
+    except InvalidPublicKey as exc:
+        raise OutOfBounds(f"version {version}: a seat's public key is no key: {exc}") from None
+    if canonical != key:
+        raise OutOfBounds(f"version {version}: a seat's public key is not in its canonical form (base64 SPKI)")
+
+
+def _check_rekey(version: int, public: dict, seats: set[str], finished: bool) -> None:
+    """The organizer re-keys a seat of the match, with a note, while it runs."""
+    if public.get("seat") not in seats or public.get("by") != ORGANIZER:
+        raise OutOfBounds(f"version {version}: a SeatKeyChanged not made by the organizer for a seat of the match")
+    if finished:
+        raise OutOfBounds(f"version {version}: a seat re-keyed after the match finished")
+    if not is_text(public.get("note"), 0, MAX_NOTE):
+        raise OutOfBounds(f"version {version}: a note must be at most {MAX_NOTE} characters")
+    _check_key(version, public.get("public_key"))
 
 
 def _check_filed(version: int, public: dict, seats: set[str], number: int) -> None:

@@ -32,6 +32,8 @@ class Report:
     checks: list[Check] = field(default_factory=list)
     calls: list[dict] = field(default_factory=list)
     disputes: list[dict] = field(default_factory=list)
+    # Seats whose commands no seat key proves theirs (domain/signature_check.py): reported, never as proven.
+    unsigned_seats: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -61,6 +63,7 @@ class Report:
             "checks": [c.as_dict() for c in self.checks],
             "calls": self.calls,
             "disputes": self.disputes,
+            "unsigned_seats": self.unsigned_seats,
         }
 
 

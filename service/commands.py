@@ -18,6 +18,8 @@ from service.problems import Problem
 
 bp = Blueprint("commands", __name__)
 
+SIGNATURE_HEADER = "Gambit-Signature"
+
 
 def recorded(written: Written, viewer: Viewer) -> Response:
     """201 with the records a write stored (versions first..last) in the viewer's form, and the receipt signed for it.
@@ -53,7 +55,11 @@ class Commands(MethodView):
             raise Problem(
                 400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters"
             )
-        written = g.matches.act(match_id, seat, command, etag_version(match.version), key, loaded=match, sent=body)
+        # A keyed seat's signature over the match, the version decided on and this body (docs/verification.md).
+        signature = request.headers.get(SIGNATURE_HEADER)
+        written = g.matches.act(
+            match_id, seat, command, etag_version(match.version), key, loaded=match, sent=body, signature=signature
+        )
         return recorded(written, viewer_for(written.match, "seat", seat))
 
 
