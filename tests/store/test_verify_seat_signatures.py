@@ -138,3 +138,24 @@ def test_a_seats_signature_replayed_from_another_version_or_match_fails(settings
         target["public"]["signature"] = played.keys[seat].sign("0" * 32, decided_on, body)
     code, report = played.verify(rechain_and_resign(lines, played.signer()))
     assert code == EXIT_FAILED and set(failed(report)) == {SIGNATURES}, failed(report)
+
+
+def test_a_re_keyed_seat_is_checked_against_its_new_key_from_the_re_key_on(settings_for, tmp_path):
+    played = Signed(settings_for, tmp_path, "gambitz", _every("ed25519"), seed=10, until=14)
+    seat = sorted(played.keys)[0]
+    old, new = played.keys[seat], SeatKey("p256")
+    rekeyed = played.client.post(f"/matches/{played.match_id}/seats/{seat}/key", headers=auth(played.organizer),
+                                 json={"public_key": new.sent, "note": "a new phone"})
+    assert rekeyed.status_code == 201
+    played.keys[seat] = new
+    play_signed(played.client, played.match_id, played.tokens, played.keys, random.Random(10))
+    lines = played.export_lines()
+    code, report = played.verify(lines)
+    assert code == EXIT_VERIFIED, failed(report)
+    rekey_version = rekeyed.get_json()["version"]
+    later = [r for r in _keyed_commands(lines) if r["public"]["seat"] == seat and r["version"] > rekey_version]
+    assert later, "the re-keyed seat sent a command with a public body after its re-key"
+    target = later[0]
+    target["public"]["signature"] = old.sign(played.match_id, target["version"] - 1, target["public"]["body"])
+    code, report = played.verify(rechain_and_resign(lines, played.signer()))
+    assert code == EXIT_FAILED and set(failed(report)) == {SIGNATURES}, failed(report)
