@@ -17,7 +17,7 @@ from domain import clock, rulesets
 from domain.ruleset import command_of_body
 from service.verify_cli import EXIT_FAILED, EXIT_VERIFIED
 from tests.store.test_verify_mutations import SHORTER
-from tests.store.test_verify_tampering import Played, failed, rechain_and_resign
+from tests.store.test_verify_tampering import Played, failed, rechain_and_resign, recommit
 from tests.support.api import auth, legal_options
 from tests.support.seat_keys import SeatKey, join_keyed, play_signed
 
@@ -153,9 +153,15 @@ def test_a_re_keyed_seat_is_checked_against_its_new_key_from_the_re_key_on(setti
     code, report = played.verify(lines)
     assert code == EXIT_VERIFIED, failed(report)
     rekey_version = rekeyed.get_json()["version"]
-    later = [r for r in _keyed_commands(lines) if r["public"]["seat"] == seat and r["version"] > rekey_version]
-    assert later, "the re-keyed seat sent a command with a public body after its re-key"
+    later = [r for r in lines[1:-1] if r.get("kind") == "CommandReceived" and r["public"]["seat"] == seat
+             and r["version"] > rekey_version]
+    assert later, "the re-keyed seat sent a command after its re-key"
     target = later[0]
-    target["public"]["signature"] = old.sign(played.match_id, target["version"] - 1, target["public"]["body"])
+    # The old key's signature of the very command, where the record keeps it (beside a public or a secret body).
+    if "body" in target["public"]:
+        target["public"]["signature"] = old.sign(played.match_id, target["version"] - 1, target["public"]["body"])
+    else:
+        target["secret"]["signature"] = old.sign(played.match_id, target["version"] - 1, target["secret"]["body"])
+        recommit(target)
     code, report = played.verify(rechain_and_resign(lines, played.signer()))
     assert code == EXIT_FAILED and set(failed(report)) == {SIGNATURES}, failed(report)
