@@ -43,6 +43,7 @@ from domain.recent import REMEMBERED_MATCHES
 from domain.record_bounds import MAX_NAME
 from domain.records import OUTCOME_AMENDED, canonical, sha256_hex
 from domain.ruleset import Command, ConfigError, RuleViolation, config_from_dict, config_to_dict
+from domain.seat_keys import SignatureCheck, canonical_seat_key
 from domain.store import MatchStore, Written, token_hash
 from domain.tournament_service import TournamentService
 
@@ -65,14 +66,16 @@ class MatchService:
         clocks: ClockService,
         tournaments: TournamentService,
         max_disputes_per_filer: int | None = None,
+        seat_signatures: SignatureCheck | None = None,
     ) -> None:
         """The matches of `store`, whose writes record the expiries due through `clocks`, and whose tournaments
         are `tournaments`'; `max_disputes_per_filer` caps the disputes one seat (or the organizer) files in one
-        match."""
+        match; `seat_signatures` checks a keyed seat's signatures (without it, keyed seats' commands are refused)."""
         self.store = store
         self.clocks = clocks
         self.tournaments = tournaments
         self.max_disputes_per_filer = max_disputes_per_filer
+        self.seat_signatures = seat_signatures
 
     # ----- writes -------------------------------------------------------------------------
     def create_match(
@@ -138,12 +141,15 @@ class MatchService:
         client_seed: str = "",
         options: dict | None = None,
         invite: str | None = None,
+        public_key: dict | None = None,
     ) -> tuple[str, str, Written]:
         """Take a seat (the requested one, or the first free one not paired to an entrant; with a tournament entrant's
         invite, the entrant's paired seat); returns the seat, its bearer token, what was stored.
 
         Without an invite `name` is required; with one it defaults to the entrant's (cut to a seat name's length).
+        `public_key` is the seat's key as sent (`{"alg", "key"}`), recorded in its canonical form.
         """
+        key = None if public_key is None else canonical_seat_key(public_key)
         token = secrets.token_urlsafe(32)
         entrant = None if invite is None else self._entrant_of_invite(self.match(match_id), invite)
         entrant_id = None if entrant is None else entrant["entrant_id"]
@@ -152,7 +158,7 @@ class MatchService:
         def take_seat(match: Match) -> str:
             chosen = self._seat_for(match, seat, entrant_id)
             options_taken = self._join_options(match, chosen, options)
-            match.join(chosen, shown, client_seed, token_hash(token), options_taken, entrant_id)
+            match.join(chosen, shown, client_seed, token_hash(token), options_taken, entrant_id, key)
             return chosen
 
         chosen, written = self.clocks.write(match_id, take_seat)
@@ -166,8 +172,14 @@ class MatchService:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         loaded: Match | None = None,
+        sent: dict | None = None,
+        signature: str | None = None,
     ) -> Written:
         """Run one command; returns what it stored: its versions, the match, its records and receipt.
+
+        `sent` is the body as the seat sent it, which the command's record keeps (the command's own
+        body when not given); `signature` is its Gambit-Signature, which a keyed seat's command needs
+        (checked after a retry is answered, so a retry answers as the first attempt did).
 
         A repeated Idempotency-Key returns what the first attempt stored (read back from the
         store), so the retry is answered exactly as the first was. `loaded` is the match as the
@@ -193,9 +205,18 @@ class MatchService:
         idempotency = (
             None if idempotency_key is None else {"seat": seat, "key": idempotency_key, "fingerprint": fingerprint}
         )
+        body = sent if sent is not None else command.body()
+        match.check_signature(seat, body, signature, self.seat_signatures)
         self.store.refuse_if_tampered(match)
         with clock.at_instant(at):
-            first, _ = match.act(seat, command, idempotency, evidence=lambda v: self.store.evidence(match.id, v))
+            first, _ = match.act(
+                seat,
+                command,
+                idempotency,
+                evidence=lambda v: self.store.evidence(match.id, v),
+                sent=body,
+                signature=signature,
+            )
         try:
             return self.store.commit(match, first)
         except IntegrityError:
@@ -204,6 +225,11 @@ class MatchService:
                 if again is not None:
                     return again
             raise ConcurrentWrite("another command was recorded first; re-read the match and retry") from None
+
+    def rekey(self, match_id: str, seat: str, public_key: dict, note: str) -> Written:
+        """The organizer gives a joined seat a new public key (as sent, recorded canonical); returns what it stored."""
+        key = canonical_seat_key(public_key)
+        return self.clocks.write(match_id, lambda match: match.rekey(seat, key, note))[1]
 
     def file_dispute(
         self, match_id: str, call_version: int, reason: str, filed_by: str, pause_clock: bool = False
@@ -360,6 +386,7 @@ def open_matches(
     standing_problem: Callable[[str], str | None] | None = None,
     max_disputes_per_filer: int | None = None,
     recent_matches: int = REMEMBERED_MATCHES,
+    seat_signatures: SignatureCheck | None = None,
 ) -> MatchService:
     """The match service on a store opened with these settings (see MatchStore), with its clock and tournament
     services (`.clocks`, `.tournaments`) on the same store (`.store`)."""
@@ -371,4 +398,4 @@ def open_matches(
         standing_problem=standing_problem,
         recent_matches=recent_matches,
     )
-    return MatchService(store, ClockService(store), TournamentService(store), max_disputes_per_filer)
+    return MatchService(store, ClockService(store), TournamentService(store), max_disputes_per_filer, seat_signatures)

@@ -114,3 +114,45 @@ class Chance:
         """A die roll in [1, sides]."""
         full = self._purpose(purpose)
         return Drawn("roll", full, sides, derive_draw(self._seed, self._match_id, self._client_seeds, full, sides) + 1)
+
+
+class ChanceMismatch(Exception):
+    """The rules draw what the record does not hold: another purpose, kind or size than the one recorded."""
+
+
+class RecordedChance(Chance):
+    """The chance source of a decision re-decided by the verifier: it hands back the results the record
+    holds, by purpose, and refuses a draw whose purpose, kind or size the record does not hold.
+
+    `recorded` maps each full purpose the decision's records draw under to its kind, size and result.
+    The results themselves are re-derived from the seed by the chance check; this source binds the
+    purpose names the rules use to the ones recorded.
+    """
+
+    def __init__(self, recorded: dict[str, tuple[str, int, Any]], scope: str, version: int) -> None:
+        super().__init__(b"", "", [], scope=scope, version=version)
+        self._recorded = recorded
+
+    def _replayed(self, kind: str, purpose: str, n: int) -> Drawn:
+        full = self._purpose(purpose)
+        found = self._recorded.get(full)
+        if found is None:
+            held = ", ".join(sorted(self._recorded)) or "none"
+            raise ChanceMismatch(f"the rules draw under {full!r}, which the record does not (it draws under: {held})")
+        if found[:2] != (kind, n):
+            raise ChanceMismatch(
+                f"the rules draw a {kind} of {n} under {full!r}, the record a {found[0]} of {found[1]}"
+            )
+        return Drawn(kind, full, n, found[2])
+
+    def draw(self, purpose: str, n: int) -> Drawn:
+        """The recorded draw of this purpose."""
+        return self._replayed("draw", purpose, n)
+
+    def permutation(self, purpose: str, n: int) -> Drawn:
+        """The recorded permutation of this purpose."""
+        return self._replayed("permutation", purpose, n)
+
+    def roll(self, purpose: str, sides: int) -> Drawn:
+        """The recorded roll of this purpose."""
+        return self._replayed("roll", purpose, sides)

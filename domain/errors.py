@@ -121,3 +121,28 @@ class WrongSeatForInvite(MatchError):
     """The invite's entrant is paired to another seat of this match than the one asked for."""
 
     code = "invalid_body"
+
+
+class SignatureRequired(MatchError):
+    """The seat registered a public key, and the command came without its `Gambit-Signature`."""
+
+    code = "signature_required"
+
+
+class InvalidSignature(MatchError):
+    """The `Gambit-Signature` is not base64 of 64 bytes, or not the seat key's signature of this match, the
+    version the command is decided on and the command body."""
+
+    code = "invalid_signature"
+
+
+class InvalidSeatKey(MatchError):
+    """A seat's public key names an unknown algorithm, or its bytes are no key of it."""
+
+    code = "invalid_public_key"
+
+
+class RekeyRefused(MatchError):
+    """A seat's key cannot be changed now: the seat has not joined, or the match has finished."""
+
+    code = "rekey_refused"

@@ -19,18 +19,22 @@ from eventsourcing.domain import Aggregate
 from domain import clock, reveals, rulesets
 from domain.chance import Chance
 from domain.clock import CLOCK_KINDS
+from domain.command_records import command_record
 from domain.kept_match import MatchKeeping
 from domain.match_clock import MatchClock
 from domain.match_disputes import MatchDisputes
 from domain.match_integrity import MatchIntegrity
 from domain.match_options import MatchOptions, options_of, ruleset_part
+from domain.match_seat_keys import MatchSeatKeys
 from domain.records import (
+    COMMAND_RECEIVED,
     DISPUTE_FILED,
     DISPUTE_RULED,
     MATCH_CREATED,
     MATCH_FINISHED,
     OUTCOME_AMENDED,
     SEAT_JOINED,
+    SEAT_KEY_CHANGED,
     chain_link,
     commitment,
     genesis,
@@ -68,7 +72,7 @@ def _now() -> datetime:
     return clock.now()
 
 
-class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
+class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, MatchSeatKeys, Aggregate):
     """A match of one ruleset: seats, chance, the chain head and the ruleset's state.
 
     Its record and fold core is here; its disputes, clock and integrity methods are in
@@ -238,18 +242,16 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         """The ruleset-independent options (spectator delay, time control) this match was created with."""
         return options_of(self.config)
 
-    def client_seeds(self) -> list[str]:
-        """Client seeds in seat order; a seat that gave none (or has not joined) contributes ''."""
-        return [self.seats.get(seat, {}).get("client_seed", "") for seat in self.seat_order]
-
-    def chance(self) -> Chance:
-        """The chance source for the records about to be written (purposes scoped by version)."""
+    def chance(self, ahead: int = 0) -> Chance:
+        """The chance source for the records about to be written (purposes scoped by version): by the next
+        version, or `ahead` versions past it (a command's events follow the record of the command)."""
+        first = self.version + 1 + ahead
         return Chance(
             bytes.fromhex(self.server_seed),
             self.match_id,
             self.client_seeds(),
-            scope=f"v{self.version + 1}",
-            version=self.version + 1,
+            scope=f"v{first}",
+            version=first,
         )
 
     def to_act(self) -> list[str]:
@@ -260,17 +262,9 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         """Seats the match is not waiting for that have an optional action now (none unless active)."""
         return list(self.ruleset.may_act(self.state)) if self.status == "active" else []
 
-    def free_seats(self) -> list[str]:
-        """Seats nobody has taken yet, in order."""
-        return [seat for seat in self.seat_order if seat not in self.seats]
-
     def entrant_of(self, seat: str) -> str | None:
         """The tournament entrant holding or paired to a seat; None for a seat of no entrant."""
         return self.seats.get(seat, {}).get("entrant_id") or self.entrants.get(seat)
-
-    def token_hashes(self) -> dict[str, str]:
-        """Seat → hash of its bearer token."""
-        return {seat: info["token_hash"] for seat, info in self.seats.items()}
 
     def revealed_at(self, version: int) -> int | None:
         """The version whose record revealed this version's secret to everyone; None while it is not.
@@ -294,16 +288,20 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         token_hash: str,
         options: dict | None = None,
         entrant_id: str | None = None,
+        public_key: dict | None = None,
     ) -> None:
         """Seat a player (a tournament entrant, joining with its invite, when `entrant_id` is given); when the last
         seat is taken, the ruleset's setup runs.
 
-        Join options (a deck list) stay server-side in `meta`; the ruleset's setup records
-        what of them the game needs, with the secrecy the game gives them.
+        Join options (a deck list) stay server-side in `meta`; the ruleset's setup records what of them the game
+        needs, with the secrecy the game gives them. `public_key`, the seat's canonical key (domain/seat_keys.py),
+        is public, so the join's receipt covers it.
         """
         public = {"seat": seat, "name": name, "client_seed": client_seed}
         if entrant_id is not None:
             public["entrant_id"] = entrant_id
+        if public_key is not None:
+            public["public_key"] = json_copy(public_key)
         self._record(Event(SEAT_JOINED, public), meta={"token_hash": token_hash, "options": json_copy(options or {})})
         if self.status == "active":
             seat_options = {s: json_copy(self.seats[s].get("options", {})) for s in self.seat_order}
@@ -318,15 +316,26 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
         command: Command,
         idempotency: dict | None = None,
         evidence: Callable[[int], dict] | None = None,
+        sent: dict | None = None,
+        signature: str | None = None,
     ) -> tuple[int, int]:
-        """Decide a command and record its events; returns the first and last new versions.
+        """Decide a command and record it, then its events; returns the first and last new versions.
 
-        `evidence(version)` returns an earlier record's secret, salt and commitment; it is
-        called only for events that open evidence (bluff rulings).
+        The command comes first (`CommandReceived`: the seat, the body as sent, the version it is
+        decided on, its Idempotency-Key), so a verifier re-decides it against the state before it;
+        its events' chance is scoped by the version after it. `sent` is the body as the seat sent
+        it (the command's own body when not given), recorded with its `signature` when the seat has a
+        key. `evidence(version)` returns an earlier record's secret, salt and commitment; it is called
+        only for events that open evidence (bluff rulings).
         """
         first = self.version + 1
-        events = self.ruleset.decide(self.state, seat, command, self.chance())
+        events = self.ruleset.decide(self.state, seat, command, self.chance(ahead=1))
         meta = {"command": idempotency} if idempotency else {}
+        key = None if idempotency is None else idempotency["key"]
+        secret_body = command.type in self.ruleset.SECRET_COMMANDS
+        body = sent if sent is not None else command.body()
+        received = command_record(seat, command.type, body, self.version, key, secret_body, signature)
+        self._record(received, meta=meta)
         for event in events:
             self._record(event, meta=meta, evidence=self._with_pending(evidence))
         # The finish is part of the command's write: a retry of its key answers up to it, with its receipt.
@@ -435,9 +444,12 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
                 "joined_at": record.timestamp.isoformat(),
                 "options": record.meta.get("options", {}),
                 "entrant_id": record.public.get("entrant_id"),
+                "public_key": record.public.get("public_key"),
             }
             if not self.free_seats():
                 self.status = "active"
+        elif record.kind == SEAT_KEY_CHANGED:
+            self.seats[record.public["seat"]]["public_key"] = json_copy(record.public["public_key"])
         elif record.kind == MATCH_FINISHED:
             self.status = "finished"
             self.outcome = json_copy(record.public["outcome"])
@@ -456,8 +468,8 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, Aggregate):
             )
         elif record.kind == OUTCOME_AMENDED:
             self.outcome = json_copy(record.public["outcome"])
-        elif record.kind in CLOCK_KINDS:
-            pass  # the clock folds them below; the ruleset never sees them
+        elif record.kind in CLOCK_KINDS or record.kind == COMMAND_RECEIVED:
+            pass  # the clock folds them below; the ruleset folds the command's events, not the command
         else:
             public, secret = record.public, record.secret
             if _FOLDING_NEW_RECORD.get():

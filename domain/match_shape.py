@@ -25,6 +25,7 @@ class MatchShape(_Aggregate):
 
     if TYPE_CHECKING:
         seat_order: list[str]
+        seats: dict[str, dict]
         status: str
         outcome: dict | None
         head: str

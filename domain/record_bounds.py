@@ -17,19 +17,26 @@ from domain.clock import CLOCK_EXPIRED, CLOCK_PAUSED, CLOCK_RESUMED, TIME_ADDED,
 from domain.export_reading import is_hex
 from domain.match_options import split_config
 from domain.records import (
+    COMMAND_RECEIVED,
     DISPUTE_FILED,
     DISPUTE_RULED,
     MATCH_CREATED,
     MATCH_FINISHED,
     OUTCOME_AMENDED,
     SEAT_JOINED,
+    SEAT_KEY_CHANGED,
 )
 from domain.ruleset import ConfigError
+from domain.seat_keys import InvalidPublicKey, canonical_public_key, decoded_signature
 
 # A seat's display name (POST /matches/{id}/join `name`).
 MAX_NAME = 64
 # A client seed: lowercase hex of at most 64 bytes (the service lowercases what a seat sends).
 CLIENT_SEED = re.compile(r"(?:[0-9a-f]{2}){0,64}")
+# An Idempotency-Key (the header of POST /matches/{id}/commands), as a command's record keeps it.
+MAX_IDEMPOTENCY_KEY = 200
+# A command's type: a ruleset's command names are short identifiers.
+MAX_COMMAND_TYPE = 64
 # A dispute's reason, a ruling's note, and a clock adjustment's note.
 MAX_REASON = 2000
 MAX_NOTE = 2000
@@ -51,7 +58,8 @@ PUBLIC_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         frozenset({"match_id", "ruleset", "config", "seats", "tournament_id", "server_seed_commitment"}),
         frozenset({"entrants"}),
     ),
-    SEAT_JOINED: (frozenset({"seat", "name", "client_seed"}), frozenset({"entrant_id"})),
+    SEAT_JOINED: (frozenset({"seat", "name", "client_seed"}), frozenset({"entrant_id", "public_key"})),
+    SEAT_KEY_CHANGED: (frozenset({"seat", "public_key", "by", "note"}), frozenset()),
     MATCH_FINISHED: (frozenset({"outcome", "server_seed"}), frozenset()),
     DISPUTE_FILED: (frozenset({"dispute", "call_version", "ruling_version", "reason", "filed_by"}), frozenset()),
     DISPUTE_RULED: (frozenset({"dispute", "call_version", "decision", "note", "amends_outcome"}), frozenset()),
@@ -60,6 +68,10 @@ PUBLIC_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     CLOCK_PAUSED: (frozenset({"by", "note"}), frozenset({"dispute"})),
     CLOCK_RESUMED: (frozenset({"by", "note"}), frozenset()),
     TIME_ADDED: (frozenset({"by", "seat", "seconds", "note"}), frozenset()),
+    COMMAND_RECEIVED: (
+        frozenset({"seat", "type", "decided_on", "idempotency_key"}),
+        frozenset({"body", "signature"}),
+    ),
 }
 
 CHECK = "bounds"
@@ -169,6 +181,10 @@ def _check_records(header: dict, records: list[dict]) -> None:
         elif kind == MATCH_FINISHED:
             finished = True
             outcome = public.get("outcome")
+        elif kind == COMMAND_RECEIVED:
+            _check_command(record, seats)
+        elif kind == SEAT_KEY_CHANGED:
+            _check_rekey(version, public, seats, finished)
     if amending is not None:
         raise OutOfBounds("the export ends before the OutcomeAmended its last ruling announces")
 
@@ -183,6 +199,8 @@ def _check_shape(record: dict) -> None:
     if not required <= public.keys() <= required | optional:
         odd = sorted(public.keys() - required - optional) or sorted(required - public.keys())
         raise OutOfBounds(f"version {version}: a {kind} whose public fields are not the ones it has ({odd[0]!r})")
+    if kind == COMMAND_RECEIVED:
+        return  # its secret, the body of a secret command, is _check_command's
     if kind != MATCH_CREATED:
         if record.get("commitment") is not None:
             raise OutOfBounds(f"version {version}: a {kind} with a secret, which it never has")
@@ -192,6 +210,49 @@ def _check_shape(record: dict) -> None:
         secret is not None and not (secret.keys() == {"server_seed"} and is_hex(secret["server_seed"], 64))
     ):
         raise OutOfBounds(f"version {version}: MatchCreated's secret is not the server seed alone")
+
+
+def _check_command(record: dict, seats: set[str]) -> None:
+    """A command's record names a seat, its type, the version before it and its key; its body is public or the
+    record's only secret, for that seat alone, and is a command of its type."""
+    version, public = record["version"], record["public"]
+    seat, command_type = public.get("seat"), public.get("type")
+    if not isinstance(seat, str) or seat not in seats:
+        raise OutOfBounds(f"version {version}: a command of {seat!r}, which is no seat of the match")
+    if not is_text(command_type, 1, MAX_COMMAND_TYPE):
+        raise OutOfBounds(
+            f"version {version}: a command whose type is not a name of 1 to {MAX_COMMAND_TYPE} characters"
+        )
+    if public.get("decided_on") != version - 1 or not is_whole(public.get("decided_on")):
+        raise OutOfBounds(f"version {version}: a command decided on another version than the one before it")
+    key = public.get("idempotency_key")
+    if key is not None and not is_text(key, 1, MAX_IDEMPOTENCY_KEY):
+        raise OutOfBounds(f"version {version}: an Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
+    if "signature" in public and "body" not in public:
+        raise OutOfBounds(f"version {version}: a public signature of a secret command body")
+    if "body" in public:
+        body = public["body"]
+        _check_signature_text(version, public.get("signature", ""))
+        if record.get("commitment") is not None:
+            raise OutOfBounds(f"version {version}: a command with a public body and a secret")
+    else:
+        secret = record.get("secret")
+        if record.get("commitment") is None or record.get("audience") != [seat]:
+            raise OutOfBounds(f"version {version}: a command without a public body is not a secret for its seat")
+        if secret is None:
+            return  # not visible to this viewer: its commitment stands for it
+        if not isinstance(secret, dict) or not {"body"} <= secret.keys() <= {"body", "signature"}:
+            raise OutOfBounds(f"version {version}: a command's secret is not its body (and signature) alone")
+        body = secret["body"]
+        _check_signature_text(version, secret.get("signature", ""))
+    if not isinstance(body, dict) or body.get("type") != command_type:
+        raise OutOfBounds(f"version {version}: the command's body is not an object of its type")
+
+
+def _check_signature_text(version: int, signature: object) -> None:
+    """A recorded signature ('' for none) is base64 of 64 bytes."""
+    if signature != "" and decoded_signature(signature) is None:
+        raise OutOfBounds(f"version {version}: a command's signature is not base64 of 64 bytes")
 
 
 def _check_tournament(version: int, tournament_id: object) -> None:
@@ -245,11 +306,34 @@ def _check_entrant_join(version: int, public: dict, pairing: dict[str, str], hel
 
 
 def _check_join(version: int, public: dict) -> None:
+    if "public_key" in public:
+        _check_key(version, public["public_key"])
     if not is_text(public.get("name"), 1, MAX_NAME):
         raise OutOfBounds(f"version {version}: a seat's name must be 1 to {MAX_NAME} characters")
     seed = public.get("client_seed")
     if not isinstance(seed, str) or CLIENT_SEED.fullmatch(seed) is None:
         raise OutOfBounds(f"version {version}: the client seed is not lowercase hex of at most 64 bytes")
+
+
+def _check_key(version: int, key: object) -> None:
+    """A seat's key is recorded in exactly its canonical form (base64 SPKI), so one key has one spelling."""
+    try:
+        canonical = canonical_public_key(key)
+    except InvalidPublicKey as exc:
+        raise OutOfBounds(f"version {version}: a seat's public key is no key: {exc}") from None
+    if canonical != key:
+        raise OutOfBounds(f"version {version}: a seat's public key is not in its canonical form (base64 SPKI)")
+
+
+def _check_rekey(version: int, public: dict, seats: set[str], finished: bool) -> None:
+    """The organizer re-keys a seat of the match, with a note, while it runs."""
+    if public.get("seat") not in seats or public.get("by") != ORGANIZER:
+        raise OutOfBounds(f"version {version}: a SeatKeyChanged not made by the organizer for a seat of the match")
+    if finished:
+        raise OutOfBounds(f"version {version}: a seat re-keyed after the match finished")
+    if not is_text(public.get("note"), 0, MAX_NOTE):
+        raise OutOfBounds(f"version {version}: a note must be at most {MAX_NOTE} characters")
+    _check_key(version, public.get("public_key"))
 
 
 def _check_filed(version: int, public: dict, seats: set[str], number: int) -> None:

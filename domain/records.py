@@ -191,4 +191,19 @@ MATCH_FINISHED = "MatchFinished"
 DISPUTE_FILED = "DisputeFiled"
 DISPUTE_RULED = "DisputeRuled"
 OUTCOME_AMENDED = "OutcomeAmended"
-MATCH_KINDS = frozenset({MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED, DISPUTE_FILED, DISPUTE_RULED, OUTCOME_AMENDED})
+# The command a seat sent, recorded first in the write it causes (docs/verification.md, section 2).
+COMMAND_RECEIVED = "CommandReceived"
+# The organizer's new key for a seat that lost its own (docs/verification.md, section 2).
+SEAT_KEY_CHANGED = "SeatKeyChanged"
+MATCH_KINDS = frozenset(
+    {
+        MATCH_CREATED,
+        SEAT_JOINED,
+        MATCH_FINISHED,
+        DISPUTE_FILED,
+        DISPUTE_RULED,
+        OUTCOME_AMENDED,
+        COMMAND_RECEIVED,
+        SEAT_KEY_CHANGED,
+    }
+)

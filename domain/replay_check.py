@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from domain.clock import CLOCK_KINDS
 from domain.match_options import ruleset_part
-from domain.records import EVIDENCE_COPIES, EVIDENCE_FIELDS, MATCH_FINISHED, json_copy
+from domain.records import COMMAND_RECEIVED, EVIDENCE_COPIES, EVIDENCE_FIELDS, MATCH_FINISHED, json_copy
 from domain.records import MATCH_KINDS as RECORD_KINDS
+from domain.redecide import CHECK, CommandReplay, Contradiction
 from domain.ruleset import ConfigError, Event, config_from_dict
 from domain.verification_report import Report
 
@@ -46,12 +47,21 @@ def _holds(recorded: dict, expected: object) -> bool:
 
 
 def check_replay(report: Report, header: dict, records: list[dict]) -> None:
+    """The replay checks (replay, dealt secrets, public parts, verdicts, outcome, commands), when every secret is
+    visible; skipped, with the reason, when some are not."""
     if any(r.get("commitment") is not None and "secret" not in r for r in records):
         report.add(
             "replay",
             None,
             "some secrets are not visible in this export (an organizer's export, or one "
             "taken after the end, has them all)",
+        )
+        unchecked = sum(1 for r in records if r["kind"] == COMMAND_RECEIVED)
+        report.add(
+            CHECK,
+            None,
+            f"{unchecked} recorded commands not re-decided: the rules need every secret, which this export "
+            "holds once the match has finished (or in the organizer's form)",
         )
         return
     # Imported here, not with the module: only a replay needs the games' rules.
@@ -66,10 +76,13 @@ def check_replay(report: Report, header: dict, records: list[dict]) -> None:
     rulings = derived_count = 0
     outcome = None
     version = 0
+    commands = CommandReplay(ruleset, header, records)
     try:
         state = ruleset.initial_state(config, list(header["seats"]))
-        for record in records:
+        for index, record in enumerate(records):
             version = record["version"]
+            if record["kind"] in MATCH_KINDS:
+                commands.reach(index, state)  # a ruleset event is held to its command after the checks below
             if record["kind"] == MATCH_FINISHED:
                 outcome = record["public"].get("outcome")
                 if json_copy(ruleset.outcome(state)) != outcome:
@@ -129,7 +142,12 @@ def check_replay(report: Report, header: dict, records: list[dict]) -> None:
                     report.add("verdicts", False, f"ruling {version} differs from the rules: {differs}")
                     return
                 rulings += 1
+            commands.reach(index, state)
             state = ruleset.evolve(state, event)
+        commands.finish()
+    except Contradiction as finding:
+        report.add(CHECK, False, str(finding))
+        return
     except Exception as exc:  # noqa: BLE001 - a tampered record can break any fold: a finding, not a crash
         report.add("replay", False, f"the events do not replay at version {version}: {type(exc).__name__}: {exc}")
         return
@@ -140,3 +158,11 @@ def check_replay(report: Report, header: dict, records: list[dict]) -> None:
     )
     if outcome is not None:
         report.add("outcome", True, "the recorded outcome is the one the rules give")
+    if commands.recorded:
+        report.add(CHECK, True, f"{commands.redecided} recorded commands re-decided: each write is what the rules give")
+    else:
+        report.add(
+            CHECK,
+            None,
+            "no command is recorded (a match recorded before commands were): its moves are replayed, not re-decided",
+        )

@@ -8,6 +8,9 @@ A ruleset is a module (or small package) exposing:
             `validate()` (generated from them) raises ConfigError; docs/config.md and the config
             fields `GET /rulesets/{id}` serves come from the same declarations
     COMMANDS: tuple of Command subclasses, one per command `type`
+    SECRET_COMMANDS: frozenset[str]                 the command types whose body holds a secret (an assignment,
+                                                    a sealed card): the match records their body as a committed
+                                                    secret for the seat (the conformance kit checks the list)
     PHASES: Phases                                  every value of the state's `phase` with the command
                                                     classes that phase owns (see Phases): decide refuses
                                                     the others, and every legal command is one of them
@@ -249,6 +252,8 @@ class Ruleset(Protocol[GameState, GameConfig_contra]):
     @property
     def COMMANDS(self) -> tuple[type[Command], ...]: ...
     @property
+    def SECRET_COMMANDS(self) -> frozenset[str]: ...
+    @property
     def PHASES(self) -> Phases: ...
     @property
     def EVENTS(self) -> EventTypes: ...
@@ -343,6 +348,37 @@ def chance_event(
     return Event(kind, pub, sec, tuple(hidden_from_all_but))
 
 
+class UnreadableCommand(ValueError):
+    """A recorded command body that is no command of the ruleset (unknown type, unknown or missing fields)."""
+
+
+def command_of_body(ruleset: Ruleset[Any, Any], body: Any) -> Command:
+    """The ruleset's Command a recorded body stands for (lists become tuples, as the service parses them);
+    UnreadableCommand when it stands for none. The verifier re-decides recorded commands with it."""
+    if not isinstance(body, dict):
+        raise UnreadableCommand("the command body is not an object")
+    by_type = {cls.type: cls for cls in ruleset.COMMANDS}
+    command_cls = by_type.get(body.get("type"))  # type: ignore[arg-type]  # a non-string finds nothing
+    if command_cls is None:
+        raise UnreadableCommand(f"{str(body.get('type'))[:40]!r} is no command type of this game")
+    names = {f.name for f in dataclasses.fields(command_cls)}
+    unknown = sorted(set(body) - names - {"type"})
+    if unknown:
+        raise UnreadableCommand(f"the command has fields its type does not: {unknown[:5]}")
+    try:
+        return command_cls(**{k: _command_value(v) for k, v in body.items() if k != "type"})
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise UnreadableCommand(f"the body is no {command_cls.type} command: {exc}") from None
+
+
+def _command_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_command_value(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _command_value(v) for k, v in value.items()}
+    return value
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
@@ -431,11 +467,13 @@ __all__ = [
     "RuleViolation",
     "Ruleset",
     "State",
+    "UnreadableCommand",
     "Viewer",
     "chance_event",
     "check_game_running",
     "check_seat_in_match",
     "check_seat_to_act",
+    "command_of_body",
     "config_from_dict",
     "config_to_dict",
     "copy_state",

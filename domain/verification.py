@@ -38,16 +38,20 @@ from domain.export_reading import (
 )
 from domain.record_bounds import check_bounds, check_timestamps
 from domain.records import (
+    COMMAND_RECEIVED,
     EVIDENCE_FIELDS,
     EVIDENCE_NAMES,
     MATCH_CREATED,
     MATCH_FINISHED,
     SEAT_JOINED,
+    SEAT_KEY_CHANGED,
     genesis,
     opening_parsed,
     sha256_hex,
 )
 from domain.replay_check import MATCH_KINDS, check_replay
+from domain.seat_keys import SignatureCheck
+from domain.signature_check import check_seat_signatures
 from domain.verification_report import FAILED, UNSIGNED, VERIFIED, Check, Report, add_unforeseen
 
 RECEIPT_FORMAT = "gambit-receipt/1"
@@ -83,15 +87,21 @@ def verify_export(
     check_signature: Callable[[dict], bool] | None = None,
     progress: Callable[[int], None] | None = None,
     kept_receipts: list[dict] | None = None,
+    check_seat_signature: SignatureCheck | None = None,
 ) -> Report:
     """Verify one match export; never raises on bad content — every problem is a failed check.
+
+    `check_seat_signature` checks a keyed seat's signature of a command (the key library's, as
+    `check_signature` is for receipts); without it the seat signatures are reported as not checked.
 
     `kept_receipts` are receipts a seat kept from the service's write responses: each one of
     this match must be covered by the export (its version present, its head on the chain), so an
     export cut back to an earlier write is caught.
     """
     report = Report(source)
-    export = checks_before_replay(report, lines, progress, check_signature, kept_receipts)
+    export = checks_before_replay(
+        report, lines, progress, check_signature, kept_receipts, check_seat_signature=check_seat_signature
+    )
     if export is not None:
         replay_and_summarize(report, export)
     return report
@@ -104,6 +114,7 @@ def checks_before_replay(
     check_signature: Callable[[dict], bool] | None,
     kept_receipts: list[dict] | None,
     check_evidence: Callable[[Report, list[dict]], None] | None = None,
+    check_seat_signature: SignatureCheck | None = None,
 ) -> ParsedExport | None:
     """Every check of `verify_export` before the replay, in the report's order; the parsed export
     when the replay comes next, None when a check ended the verification.
@@ -126,6 +137,7 @@ def checks_before_replay(
         _check_header_binding(report, header, records)
         check_timestamps(report, records)
         check_bounds(report, header, records)
+        check_seat_signatures(report, header, records, check_seat_signature)
         finished = any(r["kind"] == MATCH_FINISHED for r in records)
         _check_commitments(report, records, export.openings, finished)
         _check_chance(report, header, records)
@@ -151,7 +163,7 @@ def replay_and_summarize(report: Report, export: ParsedExport | Records) -> None
     report.disputes = [
         dict(r["public"], version=r["version"], kind=r["kind"])
         for r in records
-        if r["kind"] in MATCH_KINDS - {MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED}
+        if r["kind"] in MATCH_KINDS - {MATCH_CREATED, SEAT_JOINED, MATCH_FINISHED, COMMAND_RECEIVED, SEAT_KEY_CHANGED}
     ]
 
 

@@ -37,6 +37,8 @@ class Report:
     disputes: list[dict] = field(default_factory=list)
     # Why the verdict waits (the log's witnesses have not cosigned the write yet), or None.
     pending: str | None = None
+    # Seats whose commands no seat key proves theirs (domain/signature_check.py): reported, never as proven.
+    unsigned_seats: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -69,6 +71,7 @@ class Report:
             "checks": [c.as_dict() for c in self.checks],
             "calls": self.calls,
             "disputes": self.disputes,
+            "unsigned_seats": self.unsigned_seats,
         }
 
 

@@ -21,6 +21,7 @@ import pickle
 from collections.abc import Callable
 from typing import NoReturn
 
+from domain.seat_keys import SignatureCheck
 from domain.verification import (
     Report,
     add_unforeseen,
@@ -59,6 +60,7 @@ def verify_export_split(
     check_signature: Callable[[dict], bool] | None = None,
     progress: Callable[[int], None] | None = None,
     kept_receipts: list[dict] | None = None,
+    check_seat_signature: SignatureCheck | None = None,
 ) -> Report:
     """`verify_export`'s report, computed by two processes (by this one alone where it cannot fork).
 
@@ -68,7 +70,12 @@ def verify_export_split(
 
     def serially() -> Report:
         return verify_export(
-            lines, source, check_signature=check_signature, progress=progress, kept_receipts=kept_receipts
+            lines,
+            source,
+            check_signature=check_signature,
+            progress=progress,
+            kept_receipts=kept_receipts,
+            check_seat_signature=check_seat_signature,
         )
 
     if not FORKS:
@@ -82,7 +89,7 @@ def verify_export_split(
         return serially()
     if pid == 0:
         os.close(read_end)
-        _check_in_child(write_end, lines, source, check_signature, kept_receipts)
+        _check_in_child(write_end, lines, source, check_signature, kept_receipts, check_seat_signature)
     os.close(write_end)
     try:
         mine = _evidence_and_replay(lines, source, progress)
@@ -154,6 +161,7 @@ def _check_in_child(
     source: str,
     check_signature: Callable[[dict], bool] | None,
     kept_receipts: list[dict] | None,
+    check_seat_signature: SignatureCheck | None,
 ) -> NoReturn:
     """In the forked child: every check before the replay but the evidence check, whose place it
     marks, sent back pickled; never returns.
@@ -172,6 +180,7 @@ def _check_in_child(
                 check_signature,
                 kept_receipts,
                 lambda checked, _: marks.append(len(checked.checks)),
+                check_seat_signature,
             )
             is not None
         )

@@ -38,6 +38,7 @@ from service import (
     watch,
 )
 from service.context import Gambit
+from service.seat_signatures import seat_signature_holds
 from service.settings import Settings
 from service.signing import Signer
 
@@ -59,6 +60,7 @@ def build_gambit(settings: Settings) -> Gambit:
         standing_problem=alerts.problem_of,
         max_disputes_per_filer=settings.max_disputes_per_filer,
         recent_matches=settings.recent_matches,
+        seat_signatures=seat_signature_holds,
     )
     # The stream watcher polls the notification log (both stores), or on PostgreSQL may LISTEN.
     listen = settings.stream_watch == "listen" and env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 from flask.views import MethodView
 
+from domain.record_bounds import MAX_IDEMPOTENCY_KEY
 from domain.ruleset import ORGANIZER, Viewer
 from domain.store import Written
 from projections.records import record_form, viewer_for
@@ -17,7 +18,7 @@ from service.problems import Problem
 
 bp = Blueprint("commands", __name__)
 
-MAX_IDEMPOTENCY_KEY = 200
+SIGNATURE_HEADER = "Gambit-Signature"
 
 
 def recorded(written: Written, viewer: Viewer) -> Response:
@@ -54,7 +55,11 @@ class Commands(MethodView):
             raise Problem(
                 400, "invalid_idempotency_key", f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters"
             )
-        written = g.matches.act(match_id, seat, command, etag_version(match.version), key, loaded=match)
+        # A keyed seat's signature over the match, the version decided on and this body (docs/verification.md).
+        signature = request.headers.get(SIGNATURE_HEADER)
+        written = g.matches.act(
+            match_id, seat, command, etag_version(match.version), key, loaded=match, sent=body, signature=signature
+        )
         return recorded(written, viewer_for(written.match, "seat", seat))
 
 

@@ -8,13 +8,19 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from domain.errors import TournamentNotFound, UnknownTournament
 from domain.match import Match
-from domain.record_bounds import MAX_NAME
+from domain.record_bounds import MAX_NAME, MAX_NOTE
+from domain.ruleset import ORGANIZER
+from domain.seat_keys import InvalidPublicKey, canonical_public_key
 from projections.delay import SpectatorDelay
+from projections.records import viewer_for
 from projections.views import summary
-from service.auth import organizer_of
+from service.auth import bearer_token, organizer_of
 from service.bodies import StrictString, load
+from service.commands import recorded
 from service.context import choice_arg, gambit, int_arg, text_arg
 from service.delay import mark, public_delay, shown_match
+from service.problems import Problem
+from service.seat_signatures import usable_key
 
 bp = Blueprint("matches", __name__)
 
@@ -44,6 +50,9 @@ class JoinBody(Schema):
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     invite = StrictString(load_default=None, validate=validate.Length(min=1, max=128))
+    # The seat's key (domain/seat_keys.py checks it: a bad one is 422 invalid_public_key); its commands then need
+    # a Gambit-Signature.
+    public_key = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
 
     @validates_schema
     def _named_or_invited(self, data: dict, **_: object) -> None:
@@ -145,8 +154,16 @@ class Seats(MethodView):
         g = gambit()
         g.matches.match(match_id)  # an unknown match is a 404 whatever the body says
         body = load(JoinBody())
+        if body["public_key"] is not None:
+            usable_seat_key(body["public_key"])
         seat, token, written = g.matches.join(
-            match_id, body["name"], body["seat"], body["client_seed"].lower(), body["options"], body["invite"]
+            match_id,
+            body["name"],
+            body["seat"],
+            body["client_seed"].lower(),
+            body["options"],
+            body["invite"],
+            body["public_key"],
         )
         match = written.match
         response = jsonify(
@@ -163,6 +180,46 @@ class Seats(MethodView):
         return response
 
 
+def usable_seat_key(public_key: dict) -> None:
+    """422 `invalid_public_key` unless the key is an Ed25519 or P-256 key (raw or SPKI; a P-256 point on the curve)."""
+    try:
+        canonical = canonical_public_key(public_key)
+    except InvalidPublicKey as exc:
+        raise Problem(422, "invalid_public_key", str(exc)) from None
+    if not usable_key(canonical):
+        raise Problem(422, "invalid_public_key", f'"key" is no {canonical["alg"]} public key')
+
+
+class RekeyBody(Schema):
+    """POST /matches/{id}/seats/{seat}/key."""
+
+    public_key = fields.Dict(keys=fields.String(), required=True)
+    note = StrictString(load_default="", validate=validate.Length(max=MAX_NOTE))
+
+
+class SeatKey(MethodView):
+    """/matches/{id}/seats/{seat}/key"""
+
+    def post(self, match_id: str, seat: str) -> Response:
+        """The organizer gives a seat that lost its key a new one: a SeatKeyChanged record, in the export."""
+        g = gambit()
+        match = g.matches.match(match_id)
+        if bearer_token() is None:
+            raise Problem(401, "credentials_required", "re-keying a seat needs the organizer key")
+        if match.tournament_id is None:
+            raise Problem(
+                403, "not_organizer", "only a tournament's organizer may re-key a seat, and this match has none"
+            )
+        organizer_of(g.matches.tournaments.tournament(match.tournament_id))
+        if seat not in match.seat_order:
+            raise Problem(404, "seat_not_found", f"this match has no seat {seat!r}")
+        body = load(RekeyBody())
+        usable_seat_key(body["public_key"])
+        written = g.matches.rekey(match_id, seat, body["public_key"], body["note"])
+        return recorded(written, viewer_for(written.match, ORGANIZER))
+
+
 bp.add_url_rule("/matches", view_func=MatchCollection.as_view("matches"))
 bp.add_url_rule("/matches/<match_id>", view_func=MatchItem.as_view("match"))
 bp.add_url_rule("/matches/<match_id>/seats", view_func=Seats.as_view("seats"))
+bp.add_url_rule("/matches/<match_id>/seats/<seat>/key", view_func=SeatKey.as_view("seat_key"))

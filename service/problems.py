@@ -36,6 +36,10 @@ _MATCH_ERROR_STATUS = {
     errors.EntrantNotFound: 404,
     errors.InvalidInvite: 403,
     errors.SeatReserved: 403,
+    errors.SignatureRequired: 401,
+    errors.InvalidSignature: 403,
+    errors.InvalidSeatKey: 422,
+    errors.RekeyRefused: 409,
 }
 
 _HTTP_CODES = {

@@ -243,6 +243,13 @@ def run_verify(
     return {VERIFIED: EXIT_VERIFIED, FAILED: EXIT_FAILED, UNSIGNED: EXIT_UNSIGNED, PENDING: EXIT_PENDING}[overall]
 
 
+def _seat_signature_holds(public_key: dict, message: bytes, signature: str) -> bool:
+    """service/seat_signatures.py's check, its key library imported only for an export with keyed seats."""
+    from service.seat_signatures import seat_signature_holds
+
+    return seat_signature_holds(public_key, message, signature)
+
+
 def _verify_without_collector(
     lines: list[str],
     name: str,
@@ -260,8 +267,22 @@ def _verify_without_collector(
     gc.disable()
     try:
         if jobs == 2 or (jobs is None and worth_splitting(lines)):
-            return verify_export_split(lines, name, check_signature=check, progress=progress, kept_receipts=kept)
-        return verify_export(lines, name, check_signature=check, progress=progress, kept_receipts=kept)
+            return verify_export_split(
+                lines,
+                name,
+                check_signature=check,
+                progress=progress,
+                kept_receipts=kept,
+                check_seat_signature=_seat_signature_holds,
+            )
+        return verify_export(
+            lines,
+            name,
+            check_signature=check,
+            progress=progress,
+            kept_receipts=kept,
+            check_seat_signature=_seat_signature_holds,
+        )
     finally:
         if was_enabled:
             gc.enable()

@@ -866,6 +866,31 @@ def test_tournament_disputes_and_bluff_calls_match_the_contract(api):
     assert api.get(f"/tournaments/{tournament_id}/standings.csv").text.startswith("rank,entrant_id,name,points")
     assert api.get(f"/tournaments/{tournament_id}/export", headers=organizer).status_code == 200
     assert api.get(f"/tournaments/{tournament_id}/export").status_code == 200
+
+    # --- seat keys: a keyed join, a signed command, a missing signature, the organizer's re-key
+    from tests.support.seat_keys import SIGNATURE, SeatKey
+
+    keyed = api.post("/matches", json={"ruleset": "dragons-gambit", "config": {"players": 2},
+                                       "tournament_id": tournament_id}, headers=organizer).get_json()
+    keyed_base, keys = f"/matches/{keyed['match_id']}", {"p1": SeatKey("p256"), "p2": SeatKey("ed25519")}
+    bad_key = api.post(f"{keyed_base}/seats", json={"name": "a", "seat": "p1",
+                                                    "public_key": {"alg": "p256", "key": "AAAA"}})
+    assert bad_key.get_json()["code"] == "invalid_public_key"
+    seat_tokens = {seat: api.post(f"{keyed_base}/seats", json={"name": seat, "seat": seat,
+                                                               "public_key": key.sent}).get_json()["token"]
+                   for seat, key in keys.items()}
+    summary = api.get(keyed_base).get_json()
+    seat = sorted(summary["to_act"])[0]
+    body = api.get(f"{keyed_base}/legal-commands", headers=auth(seat_tokens[seat])).get_json()["commands"][0]
+    unsigned = api.post(f"{keyed_base}/commands", json=body, headers=auth(seat_tokens[seat]))
+    assert unsigned.status_code == 401 and unsigned.get_json()["code"] == "signature_required"
+    signed = api.post(f"{keyed_base}/commands", json=body, headers={
+        **auth(seat_tokens[seat]), SIGNATURE: keys[seat].sign(keyed["match_id"], summary["version"], body)})
+    assert signed.status_code == 201
+    rekeyed = api.post(f"{keyed_base}/seats/p1/key", json={"public_key": SeatKey().sent, "note": "lost phone"},
+                       headers=organizer)
+    assert rekeyed.status_code == 201 and rekeyed.get_json()["events"][-1]["kind"] == "SeatKeyChanged"
+    assert api.post(f"{keyed_base}/seats/p1/key", json={"public_key": SeatKey().sent}).status_code == 401
     PLAYED.add("tournament")
 
 

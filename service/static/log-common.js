@@ -95,6 +95,11 @@ export const COMMON = {
   SeatJoined: (p, s, c) => `${c.name(p.seat)} joined as ${p.seat}`,
   MatchFinished: (p, s, c) => finishedWords(p.outcome || {}, c),
   Resigned: (p, s, c) => `${c.name(p.seat)} resigned`,
+  SeatResigned: (p, s, c) => `${c.name(p.seat)} resigned`,
+  // The command as the seat sent it, before what it caused; its body is sealed where it holds a secret.
+  CommandReceived: (p, s, c, r) => `${c.name(p.seat)} sent ${words(p.type)}${p.signature || (s && s.signature) ? " (signed)" : ""}${
+    r.commitment && !s ? " (details sealed)" : ""}`,
+  SeatKeyChanged: (p, s, c) => `The organizer gave ${c.name(p.seat)} a new seat key`,
   SeatTimedOut: (p, s, c) => `${c.name(p.seat)} ran out of time`,
   FinalGambitCalled: (p, s, c) => `${c.name(p.seat)} called Final Gambit`,
   ClockPaused: () => "The clock was paused",

@@ -7,6 +7,7 @@ import { authHeaders } from "./api.js";
 import { readInvite, rememberInvite } from "./credentials.js";
 import { el } from "./dom.js";
 import { problemWords } from "./play-problem.js";
+import { keepSeatKey, newSeatKey } from "./seat-keys.js";
 
 /** The join form of the play panel, shown to a page that holds no seat while a seat is free. */
 export class JoinBox {
@@ -92,6 +93,9 @@ export class JoinBox {
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
+      // The seat's key pair, made here (none where the page cannot sign: it then plays unsigned).
+      const key = await newSeatKey();
+      if (key) body.public_key = key.publicKey;
       const response = await fetch(`/matches/${encodeURIComponent(this.matchId)}/seats`, {
         method: "POST",
         headers: authHeaders(null, { "Content-Type": "application/json" }),
@@ -104,6 +108,7 @@ export class JoinBox {
         return;
       }
       this.showProblem(null);
+      await keepSeatKey(this.matchId, answer.seat, key);
       // The seat's token takes over; the invite is not needed on this page any more.
       rememberInvite(this.inviteScope, null);
       this.invite = null;

@@ -14,6 +14,9 @@ export function problemWords(status, problem, version) {
   if (status === 409 && code === "seat_unavailable") return [`That seat is not free: ${said}`, extra];
   if (status === 409) return ["Another move was being recorded at the same moment. Your moves are refreshed: choose again.", extra];
   if (status === 422 && code === "illegal_command") return [`That move is not allowed: ${said}.`, extra];
+  if (code === "signature_required" || code === "invalid_signature") {
+    return ["This seat signs its moves with a key kept in the browser it joined from, and this page cannot sign for it. Play from that browser, or ask the organizer to re-key the seat.", extra];
+  }
   if (status === 401 || status === 403) return [`This page's token may not do that: ${said}.`, extra];
   if (status === 429) return ["Too many requests just now: wait a moment, then try again.", extra];
   if (status === 0) return [`Your move got no answer: ${said}.`, extra];

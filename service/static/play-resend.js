@@ -56,13 +56,20 @@ export function sameState(before, now) {
   return Boolean(before && now) && same(before.state, now.state);
 }
 
-/** Whether every record is another seat's act whose content this seat cannot see. */
+/**
+ * Whether every record is another seat's act whose content this seat cannot see. A write's
+ * `CommandReceived` (the command as another seat sent it) counts as that act's, judged by the
+ * records it caused.
+ */
 export function onlyHiddenActsOfOthers(records, seat) {
-  return records.length > 0 && records.every((record) => {
-    const p = record.public || {};
-    const hidden = Boolean(record.commitment) && record.secret === undefined;
-    return hidden && p.seat !== undefined && p.seat !== seat && !p.bluff_call && !p.opens;
-  });
+  const others = (record) => (record.public || {}).seat !== undefined && record.public.seat !== seat;
+  const effects = records.filter((record) => record.kind !== "CommandReceived");
+  return effects.length > 0 && records.every((record) => record.kind !== "CommandReceived" || others(record))
+    && effects.every((record) => {
+      const p = record.public || {};
+      const hidden = Boolean(record.commitment) && record.secret === undefined;
+      return hidden && others(record) && !p.bluff_call && !p.opens;
+    });
 }
 
 /** Decide after a 412: {resend: bool, why: text} from what the seat saw and what it sees now. */

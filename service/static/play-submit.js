@@ -3,6 +3,7 @@
 // it got no answer or a server error, so a retry can never record the move twice.
 
 import { authHeaders } from "./api.js";
+import { signCommand } from "./seat-keys.js";
 
 // How often a move that got no answer is sent again (same key, same If-Match) before giving up.
 const RETRIES = 2;
@@ -19,16 +20,22 @@ export function newIntent(body, version) {
   return { body, key: newKey(), version };
 }
 
-/** POST the intent to the match's commands: { response } once answered, else { response: null, failure }. */
-export async function sendCommand(matchId, token, intent) {
+/** POST the intent to the match's commands, signed by the seat's key when this page holds one: { response } once
+ * answered, else { response: null, failure }. */
+export async function sendCommand(matchId, token, intent, seat) {
   let response = null;
   let failure = null;
+  // Signed once per intent: a retry is the same command at the same version, so the same signature.
+  if (intent.signature === undefined) {
+    intent.signature = await signCommand(matchId, seat, intent.version, intent.body).catch(() => null);
+  }
+  const signed = intent.signature ? { "Gambit-Signature": intent.signature } : {};
   for (let tries = 0; tries <= RETRIES && !response; tries += 1) {
     try {
       const answer = await fetch(`/matches/${encodeURIComponent(matchId)}/commands`, {
         method: "POST",
         headers: authHeaders(token, {
-          "Content-Type": "application/json", "If-Match": `"${intent.version}"`, "Idempotency-Key": intent.key,
+          "Content-Type": "application/json", "If-Match": `"${intent.version}"`, "Idempotency-Key": intent.key, ...signed,
         }),
         body: JSON.stringify(intent.body),
         cache: "no-store",

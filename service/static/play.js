@@ -22,6 +22,7 @@ import { JoinBox, keepLink } from "./play-join.js";
 import { problemWords, renderProblem } from "./play-problem.js";
 import { decideResend } from "./play-resend.js";
 import { newIntent, sendCommand } from "./play-submit.js";
+import { signingNote } from "./seat-keys.js";
 
 export { problemWords };
 
@@ -244,7 +245,7 @@ export class Play {
     this.legal = legal;
     this.view = view;
     this.panel.dataset.seat = legal.seat;
-    if (!this.keep.firstChild) this.keep.replaceChildren(keepLink(this.token));
+    if (!this.keep.firstChild) this.keep.replaceChildren(keepLink(this.token), signingNote(this.matchId, legal.seat));
     this.panel.dataset.version = String(legal.version);
     if (same) {
       this.renderStatus();
@@ -332,7 +333,7 @@ export class Play {
     this.posting = true;
     this.setState("posting");
     this.showProblem(null);
-    const { response, failure } = await sendCommand(this.matchId, this.token, attempt);
+    const { response, failure } = await sendCommand(this.matchId, this.token, attempt, this.legal.seat);
     if (!response) {
       this.posting = false;
       this.showProblem(problemWords(0, { code: "network_error", detail: failure ? failure.message : "no answer" }, attempt.version),

@@ -22,6 +22,7 @@ from tests.browser.conftest import Recorder, screenshot
 from tests.browser.page_checks import axe_violations, install_axe, overlapping_controls, small_text
 from tests.support.api import auth, legal_options
 from tests.support.entrants import join, new_desk
+from tests.support.seat_keys import SeatKey, signed_post
 
 pytestmark = pytest.mark.browser
 
@@ -62,9 +63,10 @@ def open_desk(tab, server, tournament_id: str, key: str) -> None:
     tab.wait_for_selector(DESK_READY)
 
 
-def play_to_a_call(server, match_id: str, tokens: dict, rng: random.Random) -> int:
-    """Play random legal commands until a Final Gambit call (dragons-gambit's claim of the lowest hand) is
-    ruled at the end of its round; returns the call's version, the one a dispute names."""
+def play_to_a_call(server, match_id: str, tokens: dict, rng: random.Random, keys: dict | None = None) -> int:
+    """Play random legal commands (signed by `keys` for the seats it holds) until a Final Gambit call
+    (dragons-gambit's claim of the lowest hand) is ruled at the end of its round; returns the call's
+    version, the one a dispute names."""
     client = server.client
     called = False
     for _ in range(600):
@@ -81,7 +83,7 @@ def play_to_a_call(server, match_id: str, tokens: dict, rng: random.Random) -> i
         calm = [o for o in options if o["type"] not in ("call_final_gambit", "resign")]
         body = calls[0] if calls and not called else rng.choice(calm or options)
         called = called or body["type"] == "call_final_gambit"
-        response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))
+        response = signed_post(client, match_id, tokens[seat], (keys or {}).get(seat), body, summary["version"])
         assert response.status_code == 201, response.get_json()
     raise AssertionError("no call was ruled")
 
@@ -184,10 +186,16 @@ def test_a_tournament_is_run_from_the_desk_to_a_printed_ruling(tab_at, live_serv
         "p2": join(server.client, first_match, invite=invite_of(invites["Ben"]))["token"],
     }
     assert server.client.get(f"/matches/{first_match}").get_json()["seats"][0]["name"] == "Ada"
+    # Her page signs her moves with a key it keeps; here she plays on from another device, which holds
+    # another key: the organizer re-keys her seat to it.
+    other_device = SeatKey("p256")
+    rekeyed = server.client.post(f"/matches/{first_match}/seats/p1/key", headers=auth(desk.key),
+                                 json={"public_key": other_device.sent, "note": "Ada plays on from her phone"})
+    assert rekeyed.status_code == 201, rekeyed.get_json()
 
     # Play to a bluff call that ends the match (target score 1), then Ada disputes it from her page.
     rng = random.Random(11)
-    call_version = play_to_a_call(server, first_match, tokens, rng)
+    call_version = play_to_a_call(server, first_match, tokens, rng, keys={"p1": other_device})
     assert server.client.get(f"/matches/{first_match}").get_json()["status"] == "finished"
     ada.wait_for_selector("[data-testid=play-panel][data-state=finished]")
     ada.wait_for_selector(".play-calls .dispute-call summary")

@@ -49,10 +49,11 @@ def _match(client, organizer: dict) -> tuple[str, dict]:
 
 
 def _play(matches, match_id: str, *steps) -> list:
-    """Run (seat, command) steps through the domain; returns the records of the last one."""
+    """Run (seat, command) steps through the domain; returns the event records of the last one (after its command's)."""
     records = []
     for seat, command in steps:
-        records = list(matches.act(match_id, seat, command).records)
+        command_record, *records = matches.act(match_id, seat, command).records
+        assert command_record.kind == "CommandReceived" and command_record.public["type"] == command.type
     return records
 
 

@@ -32,10 +32,12 @@ PER_MATCH = {"match_id", "commitment", "salt", "chain", "timestamp", "created_at
 
 
 def _post(client, mid: str, token: str, body: dict) -> list[dict]:
-    """Post a command the rules accept; the records it wrote."""
+    """Post a command the rules accept; the records its events wrote (after the record of the command itself)."""
     response = client.post(f"/matches/{mid}/commands", json=body, headers=auth(token))
     assert response.status_code == 201, (body, response.get_json())
-    return response.get_json()["events"]
+    command, *events = response.get_json()["events"]
+    assert command["kind"] == "CommandReceived" and command["public"]["type"] == body["type"], command
+    return events
 
 
 def _settle(client, mid: str, tokens: dict) -> None:
@@ -133,7 +135,7 @@ def test_no_reader_gets_a_secret_outside_its_audience_and_each_seat_gets_its_own
         records = {r["version"]: r for r in events.get_json()["events"]}
         seen_swap = records[swap["version"]]
         assert seen_swap["public"] == {"seat": "south", "piece": "S3", "mover": "N2", "received": ["diagonal"],
-                                       "against_version": swap["version"] - 1}
+                                       "against_version": records[swap["version"] - 1]["public"]["decided_on"]}
         assert seen_swap.get("secret") == (None if reader is None else {"given": ["moat"]})
         mine = {(r["public"]["piece"], r["public"]["power_type"]): r["secret"]["power"]
                 for r in (records[s["version"]] for s in slots) if "secret" in r}

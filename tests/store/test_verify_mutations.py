@@ -1,9 +1,9 @@
 """Property: one mutated field anywhere in an honest, finished export always fails `gambit verify`.
 
-For every ruleset, one finished match (played over HTTP, choosing bluff calls where offered) is
-exported in the organizer's form, then 200 times a random field of a random line is changed
-to a different value, deleted, or given a new sibling, and the result is verified with the
-service key. Every mutation must give FAILED, and none may raise.
+For every ruleset, one finished match (played over HTTP, choosing bluff calls where offered, every
+seat signing with an Ed25519 or P-256 key) is exported in the organizer's form, then 200 times a
+random field of a random line is changed to a different value, deleted, or given a new sibling, and
+the result is verified with the service key (and the seats' keys, as `gambit verify` checks them). Every mutation must give FAILED, and none may raise.
 
 Not mutated: the header's `exported_at` and `viewer` (they say when and for whom the export was
 made, not what happened), and the seats inside an `audience` list (the record format keeps
@@ -22,8 +22,10 @@ from domain.verification import FAILED, verify_export
 from domain.verification_split import verify_export_split
 from service.app import create_app
 from service.receipt_signatures import signed_by
+from service.seat_signatures import seat_signature_holds
 from service.settings import Settings
-from tests.support.api import auth, join_all, play_to_end
+from tests.support.api import auth
+from tests.support.seat_keys import SeatKey, join_keyed, play_signed
 
 MUTATIONS_PER_RULESET = 200
 # Every registered ruleset is mutated (a new game gets this test for free, with its defaults);
@@ -33,6 +35,8 @@ SHORTER = {
     "dragons-gambit": {"players": 3, "target_score": 40},
     "gattai-conflict": {"mode": "gambit"},
 }
+# The seats' signatures are checked as `gambit verify` checks them.
+SEATS = {"check_seat_signature": seat_signature_holds}
 UNBOUND = {("header", "exported_at"), ("header", "viewer")}
 
 
@@ -44,7 +48,9 @@ def _finished_export(tmp_path, ruleset: str) -> tuple[list[dict], str]:
     match = client.post("/matches", json={"ruleset": ruleset, "config": SHORTER.get(ruleset, {}),
                                           "tournament_id": tournament["tournament_id"]},
                         headers=auth(tournament["organizer_key"])).get_json()
-    play_to_end(client, match["match_id"], join_all(client, match), random.Random(1),
+    # Seats alternate Ed25519 and P-256 keys, so the keys and signatures are mutated too.
+    keys = {s["seat"]: SeatKey(("ed25519", "p256")[i % 2]) for i, s in enumerate(match["seats"])}
+    play_signed(client, match["match_id"], join_keyed(client, match, keys), keys, random.Random(1),
                 prefer=lambda body: "call" in body["type"] or "challenge" in body["type"])
     text = client.get(f"/matches/{match['match_id']}/export",
                       headers=auth(tournament["organizer_key"])).get_data(as_text=True)
@@ -110,7 +116,7 @@ def _mutate(lines: list[dict], rng: random.Random) -> tuple[list[dict], str]:
 @pytest.mark.parametrize("ruleset", rulesets.available())
 def test_every_single_field_mutation_of_a_finished_export_fails_verification(tmp_path, ruleset):
     lines, key = _finished_export(tmp_path, ruleset)
-    honest = verify_export([json.dumps(line) for line in lines], check_signature=signed_by(key))
+    honest = verify_export([json.dumps(line) for line in lines], check_signature=signed_by(key), **SEATS)
     assert honest.verdict == "VERIFIED", [c for c in honest.checks if c.status == "fail"]
     rng = random.Random(ruleset)
     escaped, crashed, differing = [], [], []
@@ -118,14 +124,15 @@ def test_every_single_field_mutation_of_a_finished_export_fails_verification(tmp
         mutated, what = _mutate(lines, rng)
         try:
             report = verify_export([json.dumps(line) for line in mutated],
-                                   check_signature=signed_by(key))
+                                   check_signature=signed_by(key), **SEATS)
         except Exception as exc:  # noqa: BLE001 - the property: never a crash
             crashed.append((what, repr(exc)))
             continue
         if report.verdict != FAILED:
             escaped.append(what)
         # Verified in two processes (the record in a forked child while this one replays), word for word the same.
-        split = verify_export_split([json.dumps(line) for line in mutated], check_signature=signed_by(key))
+        split = verify_export_split([json.dumps(line) for line in mutated], check_signature=signed_by(key),
+                                    **SEATS)
         if split.as_dict() != report.as_dict():
             differing.append(what)
     print(f"\n{ruleset}: {MUTATIONS_PER_RULESET} mutations tried, "

@@ -44,6 +44,7 @@ MATCH_CLASSES = (
     "domain.match_clock.MatchClock",
     "domain.match_integrity.MatchIntegrity",
     "domain.kept_match.MatchKeeping",
+    "domain.match_seat_keys.MatchSeatKeys",
 )
 # Modules whose functions are followed: the service, and the domain services and match classes it calls.
 DOMAIN_MODULES = (
@@ -51,6 +52,7 @@ DOMAIN_MODULES = (
     "domain.clock_service",
     "domain.tournament_service",
     "domain.store",
+    "domain.seat_keys",
     *(name.rsplit(".", 1)[0] for name in MATCH_CLASSES),
 )
 # What the per-process objects' and the services' attributes are (service/context.py `Gambit`, domain/application.py

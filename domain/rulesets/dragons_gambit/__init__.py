@@ -38,6 +38,7 @@ from .cards import ABILITIES, CARD_IDS, FACE
 from .commands import (
     COMMANDS,
     PHASES,
+    SECRET_COMMANDS,
     AddToken,
     BlindSwap,
     CallFinalGambit,
@@ -70,6 +71,7 @@ __all__ = [
     "FOLDS",
     "PHASES",
     "RULESET_ID",
+    "SECRET_COMMANDS",
     "VIEWS",
     "AddToken",
     "BlindSwap",

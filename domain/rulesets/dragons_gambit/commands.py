@@ -142,3 +142,6 @@ ABILITY_COMMAND: dict[int, type[Command]] = {
     11: AddToken,
     12: BlindSwap,
 }
+
+# The command types whose body holds a secret: none (every body names public positions and choices; the cards stay in the events' secrets); the conformance kit checks it.
+SECRET_COMMANDS: frozenset[str] = frozenset()

@@ -43,6 +43,7 @@ from __future__ import annotations
 from .commands import (
     COMMANDS,
     PHASES,
+    SECRET_COMMANDS,
     Accept,
     AssignPowers,
     CallBluff,
@@ -76,6 +77,7 @@ __all__ = [
     "FOLDS",
     "PHASES",
     "RULESET_ID",
+    "SECRET_COMMANDS",
     "VIEWS",
     "Accept",
     "AssignPowers",

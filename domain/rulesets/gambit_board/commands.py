@@ -162,3 +162,7 @@ PHASES = Phases(
         "over": (),
     }
 )
+
+# The command types whose body holds a secret (an assignment, a reassigned power and the powers a Sensei passes are the seat's hidden powers): recorded as a committed secret
+# for the seat until the match ends (docs/verification.md, section 2); the conformance kit checks it.
+SECRET_COMMANDS: frozenset[str] = frozenset({"assign", "reassign", "use_sensei"})

@@ -45,6 +45,7 @@ from __future__ import annotations
 from .commands import (
     COMMANDS,
     PHASES,
+    SECRET_COMMANDS,
     ActivateTrap,
     AssignBlockers,
     DeclareAttack,
@@ -72,6 +73,7 @@ __all__ = [
     "FOLDS",
     "PHASES",
     "RULESET_ID",
+    "SECRET_COMMANDS",
     "VIEWS",
     "ActivateTrap",
     "AssignBlockers",

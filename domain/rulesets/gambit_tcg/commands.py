@@ -124,3 +124,8 @@ def choices_of(command: PlayCard | ActivateTrap) -> dict:
         "sacrifice": command.sacrifice,
         "target_player": command.target_player,
     }
+
+
+# The command types whose body holds a secret (a set card's trap window is the owner's secret): recorded as a committed secret
+# for the seat until the match ends (docs/verification.md, section 2); the conformance kit checks it.
+SECRET_COMMANDS: frozenset[str] = frozenset({"set_card"})

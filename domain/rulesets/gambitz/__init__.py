@@ -66,7 +66,7 @@ catalogue), readjudicate.
 from __future__ import annotations
 
 from .cards import CARDS, DEFAULT_SCORING, STACK_RANKS
-from .commands import COMMANDS, PHASES, PassTurn, PlayCard, RedrawHand, Resign
+from .commands import COMMANDS, PHASES, SECRET_COMMANDS, PassTurn, PlayCard, RedrawHand, Resign
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, resigners, to_act
@@ -87,6 +87,7 @@ __all__ = [
     "FOLDS",
     "PHASES",
     "RULESET_ID",
+    "SECRET_COMMANDS",
     "STACK_RANKS",
     "VIEWS",
     "Config",

@@ -67,3 +67,7 @@ COMMANDS = (PlayCard, PassTurn, RedrawHand, Resign)
 
 # Every command (giving up too) is taken in play, on the seat's own turn; nothing before the deal or after the end.
 PHASES = Phases({"setup": (), "play": (PlayCard, PassTurn, RedrawHand, Resign), "over": ()})
+
+# The command types whose body holds a secret (a Knight's returned cards go to the deck's bottom unseen): recorded as a committed secret
+# for the seat until the match ends (docs/verification.md, section 2); the conformance kit checks it.
+SECRET_COMMANDS: frozenset[str] = frozenset({"play"})

@@ -67,6 +67,7 @@ from .cards import ALL_CARDS
 from .commands import (
     COMMANDS,
     PHASES,
+    SECRET_COMMANDS,
     AnswerQuestion,
     Assist,
     Block,
@@ -107,6 +108,7 @@ __all__ = [
     "FOLDS",
     "PHASES",
     "RULESET_ID",
+    "SECRET_COMMANDS",
     "VIEWS",
     "AnswerQuestion",
     "Assist",

@@ -271,3 +271,7 @@ PHASES = Phases(
         "over": (),
     }
 )
+
+# The command types whose body holds a secret (a sealed Threshold or Initiative card and the cards passed at the swap are hidden from the others): recorded as a committed secret
+# for the seat until the match ends (docs/verification.md, section 2); the conformance kit checks it.
+SECRET_COMMANDS: frozenset[str] = frozenset({"play_threshold", "seal_initiative", "give_cards", "return_cards"})

@@ -16,7 +16,7 @@ state (initial_state, the folds), rules (setup, decide and its checks, outcome, 
 
 from __future__ import annotations
 
-from .commands import COMMANDS, PHASES, HoldCard, Resign, SwapCard
+from .commands import COMMANDS, PHASES, SECRET_COMMANDS, HoldCard, Resign, SwapCard
 from .config import Config, join_options, seat_names
 from .events import EVENTS, derived_public, derived_secret
 from .legal import legal_choices, legal_commands, may_act, resigners, to_act
@@ -34,6 +34,7 @@ __all__ = [
     "FOLDS",
     "PHASES",
     "RULESET_ID",
+    "SECRET_COMMANDS",
     "VIEWS",
     "Config",
     "HoldCard",

@@ -33,3 +33,6 @@ COMMANDS = (HoldCard, SwapCard, Resign)
 
 # All are taken in play, each seat on its turn; nothing while the cards are dealt or once they are shown.
 PHASES = Phases({"deal": (), "play": (HoldCard, SwapCard, Resign), "over": ()})
+
+# No body holds a secret: the cards stay in the events' secrets (domain/ruleset.py, SECRET_COMMANDS).
+SECRET_COMMANDS: frozenset[str] = frozenset()

@@ -1,0 +1,167 @@
+"""Seat signatures in `gambit verify`, on both stores: a command the record attributes to a keyed seat is proven
+that seat's only by its key's signature over this match, the version it was decided on and the body.
+
+Honest signed (Ed25519, P-256) and unsigned matches verify, the unsigned seats listed as such. An insider holding
+the service — its database and its signing key — records a legal move the seat never sent, for every ruleset,
+and the receipts are the service's own: FAILED. So is a tampered body, re-chained and re-signed, and a seat's
+signature replayed from another version or another match.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain import clock, rulesets
+from domain.ruleset import command_of_body
+from service.verify_cli import EXIT_FAILED, EXIT_VERIFIED
+from tests.store.test_verify_mutations import SHORTER
+from tests.store.test_verify_tampering import Played, failed, rechain_and_resign, recommit
+from tests.support.api import auth, legal_options
+from tests.support.seat_keys import SeatKey, join_keyed, play_signed
+
+SIGNATURES = "seat signatures"
+
+
+class Signed(Played):
+    """A match played with seat keys (None: that seat joins without one), in a tournament so the organizer's
+    export holds every secret while it runs."""
+
+    def __init__(self, settings, tmp_path, ruleset: str, algs, seed: int, until: int | None = None) -> None:
+        self.settings, self.tmp_path = settings, tmp_path
+        from service.app import create_app
+        from tests.support.tamper import StoreAccess
+
+        self.app = create_app(settings)
+        self.client = self.app.test_client()
+        tournament = self.client.post("/tournaments", json={"name": "t"}).get_json()
+        self.organizer = tournament["organizer_key"]
+        match = self.client.post("/matches", json={"ruleset": ruleset, "config": SHORTER.get(ruleset, {}),
+                                                   "tournament_id": tournament["tournament_id"]},
+                                 headers=auth(self.organizer)).get_json()
+        self.match_id = match["match_id"]
+        seats = [s["seat"] for s in match["seats"]]
+        self.keys = {seat: None if alg is None else SeatKey(alg) for seat, alg in zip(seats, algs(len(seats)))}
+        self.tokens = join_keyed(self.client, match, self.keys)
+        play_signed(self.client, self.match_id, self.tokens, self.keys, random.Random(seed), until=until)
+        self.key = self.client.get("/.well-known/gambit-signing-key").get_json()["public_key"]
+        self.store = StoreAccess(settings.database_url)
+
+    def record_unsent_move(self, forge) -> int:
+        """As an insider: record a legal move for a seat to act that it never sent, with `forge(seat, body,
+        version)` as its signature, through the match itself (the service signs its receipt); its version."""
+        g = self.app.extensions["gambit"]
+        summary = self.client.get(f"/matches/{self.match_id}").get_json()
+        seat = sorted(summary["to_act"])[0]
+        body = legal_options(self.client, self.match_id, self.tokens[seat], random.Random(0))[0]
+        match = g.matches.match(self.match_id)
+        first = match.version + 1
+        with clock.at_instant(clock.fresh_now()):
+            match.act(seat, command_of_body(match.ruleset, body), None,
+                      evidence=lambda v: g.matches.store.evidence(match.id, v), sent=body,
+                      signature=forge(seat, body, match.version))
+        g.matches.store.commit(match, first)
+        return first
+
+
+@pytest.fixture
+def settings_for(database_url, tmp_path):
+    """Settings on a fresh store of each backend."""
+    from service.settings import Settings
+
+    return Settings(database_url=database_url, data_dir=str(tmp_path))
+
+
+def _every(alg):
+    return lambda n: [alg] * n
+
+
+def _keyed_commands(lines: list[dict]) -> list[dict]:
+    return [r for r in lines[1:-1] if r.get("kind") == "CommandReceived" and "signature" in r["public"]]
+
+
+@pytest.mark.parametrize("alg", ["ed25519", "p256"])
+def test_an_honest_signed_match_verifies_with_every_seat_signature_checked(settings_for, tmp_path, alg):
+    played = Signed(settings_for, tmp_path, "gambitz", _every(alg), seed=5)
+    code, report = played.verify(played.export_lines())
+    assert code == EXIT_VERIFIED, failed(report)
+    checks = {c["check"]: c for c in report["reports"][0]["checks"]}
+    assert checks[SIGNATURES]["status"] == "pass" and report["reports"][0]["unsigned_seats"] == []
+    assert "unsigned seats" not in checks
+
+
+def test_an_unsigned_match_verifies_and_names_its_seats_unsigned_never_proven(settings_for, tmp_path):
+    played = Signed(settings_for, tmp_path, "gambitz", lambda n: ["ed25519"] + [None] * (n - 1), seed=6)
+    code, report = played.verify(played.export_lines())
+    assert code == EXIT_VERIFIED, failed(report)
+    first = report["reports"][0]
+    unkeyed = sorted(seat for seat, key in played.keys.items() if key is None)
+    assert first["unsigned_seats"] == unkeyed
+    checks = {c["check"]: c for c in first["checks"]}
+    assert checks["unsigned seats"]["status"] == "skip" and all(s in checks["unsigned seats"]["detail"] for s in unkeyed)
+
+
+@pytest.mark.parametrize("ruleset", rulesets.available())
+@pytest.mark.parametrize("forgery", ["unsigned", "insiders key"])
+def test_a_legal_move_the_seat_never_sent_fails_for_every_ruleset(settings_for, tmp_path, ruleset, forgery):
+    played = Signed(settings_for, tmp_path, ruleset, _every("ed25519"), seed=7, until=12)
+    insider = SeatKey("ed25519")
+    version = played.record_unsent_move(
+        lambda seat, body, decided_on: None if forgery == "unsigned" else insider.sign(played.match_id, decided_on,
+                                                                                       body))
+    code, report = played.verify(played.export_lines())
+    assert code == EXIT_FAILED
+    assert set(failed(report)) == {SIGNATURES}, failed(report)
+    assert f"version {version}" in failed(report)[SIGNATURES]
+
+
+def test_a_tampered_command_body_re_chained_and_re_signed_fails(settings_for, tmp_path):
+    played = Signed(settings_for, tmp_path, "dragons-gambit", _every("p256"), seed=8)
+    lines = played.export_lines()
+    target = next(r for r in _keyed_commands(lines) if len(r["public"]["body"]) > 1)
+    field = next(k for k in target["public"]["body"] if k != "type")
+    target["public"]["body"][field] = [] if target["public"]["body"][field] != [] else [0]
+    code, report = played.verify(rechain_and_resign(lines, played.signer()))
+    assert code == EXIT_FAILED and SIGNATURES in failed(report)
+
+
+@pytest.mark.parametrize("replayed_from", ["another version", "another match"])
+def test_a_seats_signature_replayed_from_another_version_or_match_fails(settings_for, tmp_path, replayed_from):
+    played = Signed(settings_for, tmp_path, "gambitz", _every("ed25519"), seed=9)
+    lines = played.export_lines()
+    target = _keyed_commands(lines)[-1]
+    seat, body, decided_on = target["public"]["seat"], target["public"]["body"], target["version"] - 1
+    if replayed_from == "another version":
+        target["public"]["signature"] = played.keys[seat].sign(played.match_id, decided_on - 1, body)
+    else:
+        target["public"]["signature"] = played.keys[seat].sign("0" * 32, decided_on, body)
+    code, report = played.verify(rechain_and_resign(lines, played.signer()))
+    assert code == EXIT_FAILED and set(failed(report)) == {SIGNATURES}, failed(report)
+
+
+def test_a_re_keyed_seat_is_checked_against_its_new_key_from_the_re_key_on(settings_for, tmp_path):
+    played = Signed(settings_for, tmp_path, "gambitz", _every("ed25519"), seed=10, until=14)
+    seat = sorted(played.keys)[0]
+    old, new = played.keys[seat], SeatKey("p256")
+    rekeyed = played.client.post(f"/matches/{played.match_id}/seats/{seat}/key", headers=auth(played.organizer),
+                                 json={"public_key": new.sent, "note": "a new phone"})
+    assert rekeyed.status_code == 201
+    played.keys[seat] = new
+    play_signed(played.client, played.match_id, played.tokens, played.keys, random.Random(10))
+    lines = played.export_lines()
+    code, report = played.verify(lines)
+    assert code == EXIT_VERIFIED, failed(report)
+    rekey_version = rekeyed.get_json()["version"]
+    later = [r for r in lines[1:-1] if r.get("kind") == "CommandReceived" and r["public"]["seat"] == seat
+             and r["version"] > rekey_version]
+    assert later, "the re-keyed seat sent a command after its re-key"
+    target = later[0]
+    # The old key's signature of the very command, where the record keeps it (beside a public or a secret body).
+    if "body" in target["public"]:
+        target["public"]["signature"] = old.sign(played.match_id, target["version"] - 1, target["public"]["body"])
+    else:
+        target["secret"]["signature"] = old.sign(played.match_id, target["version"] - 1, target["secret"]["body"])
+        recommit(target)
+    code, report = played.verify(rechain_and_resign(lines, played.signer()))
+    assert code == EXIT_FAILED and set(failed(report)) == {SIGNATURES}, failed(report)
