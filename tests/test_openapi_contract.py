@@ -880,7 +880,7 @@ def test_tournament_disputes_and_bluff_calls_match_the_contract(api):
                                                                "public_key": key.sent}).get_json()["token"]
                    for seat, key in keys.items()}
     summary = api.get(keyed_base).get_json()
-    seat = sorted(summary["to_act"])[0]
+    seat = min(summary["to_act"])
     body = api.get(f"{keyed_base}/legal-commands", headers=auth(seat_tokens[seat])).get_json()["commands"][0]
     unsigned = api.post(f"{keyed_base}/commands", json=body, headers=auth(seat_tokens[seat]))
     assert unsigned.status_code == 401 and unsigned.get_json()["code"] == "signature_required"

@@ -15,8 +15,11 @@ import random
 import pytest
 
 from service.verify_cli import EXIT_VERIFIED, run_verify
-from tests.browser.test_play import PANEL, join_from_page, panel, play_one_step, settle, tabs  # noqa: F401
+from tests.browser import test_play
+from tests.browser.test_play import PANEL, join_from_page, panel, play_one_step, settle
 from tests.support.api import create_match
+
+tabs = test_play.tabs  # the two seat pages and the spectator's, as test_play opens them
 
 pytestmark = pytest.mark.browser
 

@@ -18,7 +18,7 @@ from domain.ruleset import command_of_body
 from service.verify_cli import EXIT_FAILED, EXIT_VERIFIED
 from tests.store.test_verify_mutations import SHORTER
 from tests.store.test_verify_tampering import Played, failed, rechain_and_resign, recommit
-from tests.support.api import auth, legal_options
+from tests.support.api import auth, going_on, legal_options
 from tests.support.seat_keys import SeatKey, join_keyed, play_signed
 
 SIGNATURES = "seat signatures"
@@ -53,8 +53,8 @@ class Signed(Played):
         version)` as its signature, through the match itself (the service signs its receipt); its version."""
         g = self.app.extensions["gambit"]
         summary = self.client.get(f"/matches/{self.match_id}").get_json()
-        seat = sorted(summary["to_act"])[0]
-        body = legal_options(self.client, self.match_id, self.tokens[seat], random.Random(0))[0]
+        seat = min(summary["to_act"])
+        body = going_on(legal_options(self.client, self.match_id, self.tokens[seat], random.Random(0)))[0]
         match = g.matches.match(self.match_id)
         first = match.version + 1
         with clock.at_instant(clock.fresh_now()):
@@ -142,7 +142,7 @@ def test_a_seats_signature_replayed_from_another_version_or_match_fails(settings
 
 def test_a_re_keyed_seat_is_checked_against_its_new_key_from_the_re_key_on(settings_for, tmp_path):
     played = Signed(settings_for, tmp_path, "gambitz", _every("ed25519"), seed=10, until=14)
-    seat = sorted(played.keys)[0]
+    seat = min(played.keys)
     old, new = played.keys[seat], SeatKey("p256")
     rekeyed = played.client.post(f"/matches/{played.match_id}/seats/{seat}/key", headers=auth(played.organizer),
                                  json={"public_key": new.sent, "note": "a new phone"})

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 from domain.seat_keys import signed_message
-from tests.support.api import auth, legal_options
+from tests.support.api import auth, going_on, legal_options
 
 SIGNATURE = "Gambit-Signature"
 
@@ -76,7 +76,7 @@ def play_signed(client, match_id: str, tokens: dict, keys: dict, rng: random.Ran
         if summary["status"] == "finished" or (until is not None and summary["version"] >= until):
             return
         seat = rng.choice(sorted(summary["to_act"]))
-        options = legal_options(client, match_id, tokens[seat], rng)
+        options = going_on(legal_options(client, match_id, tokens[seat], rng))
         body = rng.choice([c for c in options if prefer(c)] or options if prefer is not None else options)
         response = signed_post(client, match_id, tokens[seat], keys.get(seat), body, summary["version"])
         assert response.status_code == 201, (body, response.get_json())
