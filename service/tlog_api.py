@@ -10,11 +10,10 @@ from flask import Blueprint, Response, jsonify
 from domain.tlog import parse_tile_path
 from domain.tlog_note import ED25519_NOTE, Note, parse_checkpoint, vkey
 from projections.tlog_log import TransparencyLog
-from service.auth import caller
-from service.context import Gambit, bounded_int, gambit
-from service.delay import delay_for, newest_shown
+from service.context import Gambit, gambit
 from service.keeper import build_sequencer
 from service.problems import Problem
+from service.receipts import shown_receipt
 
 bp = Blueprint("tlog", __name__)
 
@@ -86,16 +85,8 @@ def log_proof(match_id: str, version: str) -> Response:
     """
     g = gambit()
     log = _log(g)
-    latest = g.matches.match(match_id)
-    viewer = caller(latest)
-    number = bounded_int(version)
-    missing = Problem(404, "no_receipt", f"no write of this match ended at version {version!r}")
-    if number is None or not 1 <= number <= newest_shown(latest, delay_for(latest, viewer)):
-        raise missing
-    stored = g.matches.records(latest.match_id, after=number - 1, upto=number)
-    receipt = stored[0].meta.get("receipt") if stored else None
-    if receipt is None:
-        raise missing
+    latest, receipt = shown_receipt(match_id, version)
+    number = int(receipt["version"])
     note = served_checkpoint(log)
     checkpoint = parse_checkpoint(note.text)
     index = log.leaf_index(latest.match_id, number, receipt["head"])
