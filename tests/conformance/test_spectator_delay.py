@@ -82,7 +82,8 @@ def test_a_spectator_is_held_at_the_delayed_version_until_the_match_ends(client,
     key = client.get("/.well-known/gambit-signing-key").get_json()["public_key"]
     rng = random.Random(f"delay/{ruleset_id}")
     match_id, tokens = _start(client, ruleset_id, rng)
-    advance(matches, match_id, rng, COMMANDS_BEFORE_LOOKING)
+    # No random resign before the look: the match must still run for the delay to hold anything back.
+    advance(matches, match_id, rng, COMMANDS_BEFORE_LOOKING, enders_rate=0)
     latest = matches.match(match_id)
     assert latest.status == "active", "the seed leaves the match running, so there is something to hold back"
     records = matches.records(match_id)

@@ -72,8 +72,9 @@ def pick(rng: random.Random, options: list, enders_rate: float = 0.02):
     return picked.random_command(rng) if isinstance(picked, Choice) else picked
 
 
-def advance(matches, match_id: str, rng: random.Random, steps: int) -> int:
-    """Play up to `steps` random legal commands through the domain; returns how many were played."""
+def advance(matches, match_id: str, rng: random.Random, steps: int, enders_rate: float = 0.02) -> int:
+    """Play up to `steps` random legal commands through the domain (a resign or concede at `enders_rate` of the
+    steps); returns how many were played."""
     played = 0
     for _ in range(steps):
         match = matches.match(match_id)
@@ -82,7 +83,7 @@ def advance(matches, match_id: str, rng: random.Random, steps: int) -> int:
         seat = rng.choice(sorted(match.to_act()))
         options = match.ruleset.legal_commands(match.state, seat) + match.ruleset.legal_choices(match.state, seat)
         assert options, f"{seat} is to act but has no legal command"
-        matches.act(match_id, seat, pick(rng, options))
+        matches.act(match_id, seat, pick(rng, options, enders_rate))
         played += 1
     return played
 
