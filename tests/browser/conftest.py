@@ -10,6 +10,7 @@ import os
 import random
 import re
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -230,3 +231,22 @@ def play_one(server: LiveServer, match_id: str, tokens: dict, rng: random.Random
     response = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat]))
     assert response.status_code == 201, (body, response.get_json())
     return True
+
+
+@contextmanager
+def pages_in_own_contexts(browser, count: int, timeout_ms: int):
+    """`count` pages at 1,400 px, each in its own browser context (its own storage, as separate people have),
+    collecting page errors in `tab.errors`; the contexts close afterwards."""
+    contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(count)]
+    pages = []
+    for context in contexts:
+        tab = context.new_page()
+        tab.set_default_timeout(timeout_ms)
+        tab.errors = []
+        tab.on("pageerror", lambda exc, tab=tab: tab.errors.append(str(exc)))
+        pages.append(tab)
+    try:
+        yield pages
+    finally:
+        for context in contexts:
+            context.close()

@@ -17,7 +17,7 @@ from email.utils import format_datetime
 import pytest
 
 from domain import rulesets
-from tests.browser.conftest import active_match, play_one, screenshot
+from tests.browser.conftest import active_match, pages_in_own_contexts, play_one, screenshot
 from tests.support.api import auth, join_all
 from tests.support.clocks import START, fake_time_source
 
@@ -29,17 +29,8 @@ LOG_LINES = "[data-game-log] > [data-version]"
 @pytest.fixture
 def tabs(browser):
     """Three pages in separate browser contexts: two seats and a spectator."""
-    contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(3)]
-    pages = []
-    for context in contexts:
-        tab = context.new_page()
-        tab.set_default_timeout(20000)
-        tab.errors = []
-        tab.on("pageerror", lambda exc, tab=tab: tab.errors.append(str(exc)))
-        pages.append(tab)
-    yield pages
-    for context in contexts:
-        context.close()
+    with pages_in_own_contexts(browser, 3, 20000) as pages:
+        yield pages
 
 
 def open_page(tab, server, match_id: str, token: str | None = None) -> None:

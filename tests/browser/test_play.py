@@ -18,7 +18,7 @@ import pytest
 
 from domain import rulesets
 from domain.records import canonical, commitment
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import pages_in_own_contexts, screenshot
 from tests.support.api import auth, create_match
 
 pytestmark = pytest.mark.browser
@@ -48,17 +48,8 @@ CARD_PATTERNS = {
 @pytest.fixture
 def tabs(browser):
     """Three pages in separate browser contexts (two seats and a spectator), each with its own storage."""
-    contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(3)]
-    pages = []
-    for context in contexts:
-        tab = context.new_page()
-        tab.set_default_timeout(15000)
-        tab.errors = []
-        tab.on("pageerror", lambda exc, tab=tab: tab.errors.append(str(exc)))
-        pages.append(tab)
-    yield pages
-    for context in contexts:
-        context.close()
+    with pages_in_own_contexts(browser, 3, 15000) as pages:
+        yield pages
 
 
 def panel(tab) -> dict:

@@ -19,6 +19,7 @@ import re
 import pytest
 
 from domain.choices import random_body
+from tests.browser.conftest import pages_in_own_contexts
 from tests.browser.test_play import assign_by_clicks, move_by_board
 from tests.support.api import auth, create_match, join_all
 
@@ -36,17 +37,8 @@ SIMULTANEOUS = {
 @pytest.fixture
 def tabs(browser):
     """Two pages in separate browser contexts, one per seat."""
-    contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(2)]
-    pages = []
-    for context in contexts:
-        tab = context.new_page()
-        tab.set_default_timeout(20000)
-        tab.errors = []
-        tab.on("pageerror", lambda exc, tab=tab: tab.errors.append(str(exc)))
-        pages.append(tab)
-    yield pages
-    for context in contexts:
-        context.close()
+    with pages_in_own_contexts(browser, 2, 20000) as pages:
+        yield pages
 
 
 def panel(tab) -> dict:

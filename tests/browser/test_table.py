@@ -17,7 +17,7 @@ import random
 import pytest
 
 from domain import rulesets
-from tests.browser.conftest import ARTIFACTS, screenshot
+from tests.browser.conftest import ARTIFACTS, pages_in_own_contexts, screenshot
 from tests.browser.page_checks import (
     action_bar_box,
     axe_violations,
@@ -47,17 +47,8 @@ def axe():
 @pytest.fixture
 def tabs(browser):
     """Three pages in their own browser contexts: two seats and a spectator."""
-    contexts = [browser.new_context(viewport={"width": 1400, "height": 1000}) for _ in range(3)]
-    pages = []
-    for context in contexts:
-        tab = context.new_page()
-        tab.set_default_timeout(15000)
-        tab.errors = []
-        tab.on("pageerror", lambda exc, tab=tab: tab.errors.append(str(exc)))
-        pages.append(tab)
-    yield pages
-    for context in contexts:
-        context.close()
+    with pages_in_own_contexts(browser, 3, 15000) as pages:
+        yield pages
 
 
 # ----- helpers ----------------------------------------------------------------------------------
