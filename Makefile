@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-fast spec bench-clocks lint install bytecode browser bench bench-quick bench-followers clean
+.PHONY: run test test-partitions test-fast spec bench-clocks lint install bytecode browser bench bench-quick bench-followers bench-costs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,24 @@ test: $(STAMP) browser
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest $(PARALLEL) --ignore=tests/browser
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(BROWSER_WORKERS) --dist loadfile tests/browser
 
+# The store's promises again with matches partitioned four ways (issue 34): GAMBIT_TEST_PARTITIONS=4 runs the
+# tests' app (and the crash test's server) on two schemas of each of two PostgreSQL servers (the second at
+# GAMBIT_TEST_SECOND_POSTGRES_URL, which .ci/run starts; without it, four schemas of the one), PostgreSQL only.
+# A chosen subset, to keep CI's time reasonable: the partition tests, the followers', the index and scrub, one
+# game played over HTTP, receipts and the log, clocks, streams, tournaments, and the SIGKILL crash test (the test that
+# stops a partition's server for real, tests/store/test_partition_server_down.py, makes its own two partitions
+# whatever GAMBIT_TEST_PARTITIONS says, so `make test` runs it once). Tests that
+# edit the store's tables by its URL (tests/support/tamper.py) reach only the first partition and are left out;
+# tests/store/test_verify_tampering.py has its own test of a match in partition 1 (verified, then tampered with).
+PARTITIONED_TESTS := tests/store/test_partitions.py tests/store/test_followers_see_every_record.py \
+  tests/store/test_projector.py tests/store/test_match_store.py \
+  tests/http/test_partitions_over_http.py tests/tlog/test_partition_logs.py tests/http/test_gambitz_over_http.py \
+  tests/http/test_receipts.py tests/http/test_clocks.py tests/http/test_stream_hub.py tests/http/test_tournaments.py \
+  tests/hardening/test_crash_safety.py
+test-partitions: $(STAMP)
+	PYTHONDONTWRITEBYTECODE= GAMBIT_TEST_PARTITIONS=4 GAMBIT_TEST_BACKENDS=postgres $(BIN)/python -m pytest $(PARALLEL) \
+	  $(PARTITIONED_TESTS)
+
 # Quick feedback while working: the service layer on SQLite, no browser, no PostgreSQL, no slow checks, no
 # generated clients (they build and run clients in Python and TypeScript) and a smaller legal-move sample;
 # `make test` runs them all, in full. Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: each
@@ -82,6 +100,11 @@ bench-quick: $(STAMP) bytecode
 	$(BIN)/python -m bench.run --quick
 
 # 1,000 idle SSE followers against command p99 and /healthz, on both stores (issue 17's target).
+# What the proofs cost (issues 32 and 33): signed seats, re-deciding in `gambit verify`, the transparency log
+# and its proofs at 1,000,000 leaves; writes bench/costs.md and its section of docs/benchmarks.md (~30 min).
+bench-costs: $(STAMP) bytecode
+	$(BIN)/python -m bench.costs --write-docs
+
 bench-followers: $(STAMP)
 	$(BIN)/python -m bench.followers --write-docs
 

@@ -5,8 +5,9 @@ prints one JSON object. Each bot is a thread with one keep-alive connection (std
 http.client) that plays one match after another:
 
 - gambit: create a 2-seat gambitz match, join both seats, then for each turn GET
-  legal-commands as the seat to act and POST one of them (a random choice) — what a client
-  that plays only through the API does. A finished match is replaced by a new one.
+  legal-commands as the seat to act and POST one of them (a random choice, never resign or
+  concede while anything else is legal) — what a client that plays only through the API does.
+  A finished match is replaced by a new one.
 - baseline: create an aggregate, then per "turn" GET it and POST one event to it (the same
   two requests a turn costs), 60 turns per aggregate (about a gambitz match), then a new one.
   The same load drives the baseline with snapshots (bench/baseline_app.py, BENCH_BASELINE_SNAPSHOTS).
@@ -19,27 +20,59 @@ http.client) that plays one match after another:
   opponent's), so 200 matches send ~67 commands/s. A finished match is replaced by a new one.
   After `--warmup` seconds of play the window of `--duration` seconds begins.
 
-Only requests that finish inside the measurement window (after the warm-up) are counted.
+With `--signed` (gambit only) each seat registers an Ed25519 key when it joins and signs every
+command it posts (`Gambit-Signature` over the match id, the version legal-commands answered with and
+the body, as a client does: tests/support/seat_keys.py), so the service checks and records each signature.
+
+Only requests that finish inside the measurement window (after the warm-up) are counted. With
+`--cpu-of PID` the CPU time (user + system) the process and its children (a gunicorn master and
+its workers) spent inside the window is reported too (`server_cpu_s`, `commands_per_cpu_s`):
+unlike commands/s it hardly moves with what else keeps a shared machine busy.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import http.client
 import json
+import os
 import random
 import threading
 import time
 from urllib.parse import urlparse
 
 BASELINE_TURNS = 60
+ENDERS = ("resign", "concede")
+SIGNATURE_HEADER = "Gambit-Signature"
+
+
+class SeatSigner:
+    """A seat's Ed25519 key: its public key as a join sends it, and its signature of a command."""
+
+    def __init__(self) -> None:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        self._key = Ed25519PrivateKey.generate()
+        raw = self._key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        self.public_key = {"alg": "ed25519", "key": base64.b64encode(raw).decode()}
+
+    def sign(self, match_id: str, version: int, body: dict) -> str:
+        """The Gambit-Signature of a command body decided on `version` of a match."""
+        from domain.seat_keys import signed_message
+
+        return base64.b64encode(self._key.sign(signed_message(match_id, version, body))).decode()
 
 
 class Bot(threading.Thread):
     """One player-pair driving one match at a time."""
 
-    def __init__(self, base: str, kind: str, seed: int, start_at: float, stop_at: float, end_at: float) -> None:
+    def __init__(self, base: str, kind: str, seed: int, start_at: float, stop_at: float, end_at: float,
+                 signed: bool = False) -> None:
         super().__init__(daemon=True)
+        self.signed = signed
+        self.signers: dict[str, SeatSigner] = {}
         parsed = urlparse(base)
         self.host, self.port = parsed.hostname, parsed.port
         self.kind = kind
@@ -51,10 +84,13 @@ class Bot(threading.Thread):
         self.matches_finished = 0
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
 
-    def call(self, op: str, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
+    def call(self, op: str, method: str, path: str, body: dict | None = None, token: str | None = None,
+             signature: str | None = None) -> tuple[int, dict]:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
+        if signature:
+            headers[SIGNATURE_HEADER] = signature
         data = None if body is None else json.dumps(body).encode()
         for attempt in (1, 2):
             started = time.perf_counter()
@@ -97,8 +133,12 @@ class Bot(threading.Thread):
             return
         mid = match["match_id"]
         tokens = {}
+        self.signers = {seat: SeatSigner() for seat in ("p1", "p2")} if self.signed else {}
         for seat in ("p1", "p2"):
-            status, joined = self.call("join", "POST", f"/matches/{mid}/seats", {"name": f"bot-{seat}", "seat": seat})
+            joining = {"name": f"bot-{seat}", "seat": seat}
+            if seat in self.signers:
+                joining["public_key"] = self.signers[seat].public_key
+            status, joined = self.call("join", "POST", f"/matches/{mid}/seats", joining)
             if status != 201:
                 return
             tokens[seat] = joined["token"]
@@ -121,8 +161,13 @@ class Bot(threading.Thread):
             commands = legal.get("commands") if status == 200 else None
             if not commands:
                 return None
-        status, _ = self.call("command", "POST", f"/matches/{mid}/commands", self.rng.choice(commands),
-                              token=tokens[seat])
+        # Never resign or concede while anything else is legal (as bench/longmatch.py plays): legal-commands lists
+        # resign at every turn, and a bot taking it at random ended most matches within a few commands.
+        body = self.rng.choice([c for c in commands if c.get("type") not in ENDERS] or commands)
+        signer = self.signers.get(seat)
+        signature = signer.sign(mid, legal["version"], body) if signer is not None else None
+        status, _ = self.call("command", "POST", f"/matches/{mid}/commands", body, token=tokens[seat],
+                              signature=signature)
         # gambitz alternates (a redraw costs one more read)
         return ("p2" if seat == "p1" else "p1") if status == 201 else seat
 
@@ -201,6 +246,58 @@ class HumanBot(Bot):
             self.seat = seat
 
 
+class HumanBaselineBot(HumanBot):
+    """The baseline at human pace: one aggregate per "match", each turn a think, one read (GET) and one append."""
+
+    def new_match(self) -> tuple[str, dict[str, str]] | None:
+        status, created = self.call("create", "POST", "/aggregates", {})
+        if status != 201:
+            return None
+        self.matches_started += 1
+        self.turns = 0
+        return created["id"], {}
+
+    def turn(self) -> None:
+        aid, _ = self.match
+        self.call("legal", "GET", f"/aggregates/{aid}")
+        self.call("command", "POST", f"/aggregates/{aid}/events", {"type": "move", "turn": self.turns})
+        self.turns += 1
+        if self.turns >= BASELINE_TURNS:
+            self.matches_finished += 1
+            self.match = None
+
+
+def cpu_seconds(root: int) -> float:
+    """User + system CPU seconds of a process and its direct children so far (Linux /proc)."""
+    pids = [root]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == root:
+                pids.append(int(entry))
+    ticks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_in_window(root: int, start_at: float, stop_at: float) -> float:
+    """CPU seconds a process tree spends between two `time.perf_counter()` moments (sampled at each)."""
+    time.sleep(max(0.0, start_at - time.perf_counter()))
+    before = cpu_seconds(root)
+    time.sleep(max(0.0, stop_at - time.perf_counter()))
+    return cpu_seconds(root) - before
+
+
 def percentile(values: list[float], q: float) -> float | None:
     """The q-th percentile (nearest rank) of the values, or None."""
     if not values:
@@ -237,18 +334,23 @@ def _ms(value: float | None) -> float | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--base", required=True)
-    parser.add_argument("--kind", choices=("gambit", "baseline", "human"), required=True)
+    parser.add_argument("--kind", choices=("gambit", "baseline", "human", "human-baseline"), required=True)
     parser.add_argument("--bots", type=int, default=16, help="bots (human: matches played at once)")
     parser.add_argument("--duration", type=float, default=15)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think", default="1.5,4.5", help="human: think time per turn, uniform in MIN,MAX seconds")
+    parser.add_argument("--cpu-of", type=int, default=None,
+                        help="a server's pid: report the CPU it and its children spend in the window")
+    parser.add_argument("--signed", action="store_true",
+                        help="gambit: every seat joins with an Ed25519 key and signs each command")
     args = parser.parse_args(argv)
     extra: dict = {}
-    if args.kind == "human":
+    if args.kind in ("human", "human-baseline"):
         think = tuple(float(x) for x in args.think.split(","))
         go = threading.Event()
-        bots = [HumanBot(args.base, args.seed * 1000 + i, think, go) for i in range(args.bots)]
+        human = HumanBot if args.kind == "human" else HumanBaselineBot
+        bots = [human(args.base, args.seed * 1000 + i, think, go) for i in range(args.bots)]
         started = time.perf_counter()
         for bot in bots:
             bot.start()
@@ -265,10 +367,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         now = time.perf_counter()
         start_at, stop_at = now + args.warmup, now + args.warmup + args.duration
-        bots = [Bot(args.base, args.kind, args.seed * 1000 + i, start_at, stop_at, stop_at + 30)
+        bots = [Bot(args.base, args.kind, args.seed * 1000 + i, start_at, stop_at, stop_at + 30, args.signed)
                 for i in range(args.bots)]
         for bot in bots:
             bot.start()
+    server_cpu_s = None if args.cpu_of is None else cpu_in_window(args.cpu_of, start_at, stop_at)
     for bot in bots:
         bot.join(timeout=max(1.0, stop_at + 90 - time.perf_counter()))
     samples = [s for bot in bots for s in bot.samples]
@@ -277,7 +380,10 @@ def main(argv: list[str] | None = None) -> int:
     for bot in bots:
         for key, body in bot.error_bodies.items():
             error_bodies.setdefault(key, body)
-    result.update(kind=args.kind, bots=args.bots, error_bodies=error_bodies, matches_started=sum(b.matches_started for b in bots),
+    if server_cpu_s is not None:
+        result["server_cpu_s"] = round(server_cpu_s, 3)
+        result["commands_per_cpu_s"] = round(result["ops"]["command"]["count"] / server_cpu_s, 1) if server_cpu_s else None
+    result.update(kind=args.kind, bots=args.bots, signed=args.signed, error_bodies=error_bodies, matches_started=sum(b.matches_started for b in bots),
                   matches_finished=sum(b.matches_finished for b in bots), **extra)
     print(json.dumps(result))
     return 0

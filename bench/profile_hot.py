@@ -9,7 +9,10 @@ sizes a change by patching this process only (never the product):
   no-signature  receipts carry a constant signature and every receipt verifies, to size the
                 Ed25519 signing and checking per command (not a proposal to drop them; the
                 service refuses a match without receipts, so they cannot simply be left out).
-Run it under `python -O` to see the effect of the asserts that remain.
+Run it under `python -O` to see the effect of the asserts that remain. `--signed`: both seats join with an
+Ed25519 key and sign every command (signed outside the timed part, as a client does), so each POST checks and
+records a signature. `--json` also gives `cpu_ms`, the process's CPU time per POST (time.process_time), which
+another process keeping the cores busy hardly moves.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import random
 import tempfile
 import time
 
+from bench.loadgen import ENDERS, SIGNATURE_HEADER, SeatSigner
 from bench.stores import store_url
 
 
@@ -36,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json-profile", action="store_true",
                         help="print {\"mean_ms\" (profiled), \"top_cumulative\": the product's functions by share}")
     parser.add_argument("--what-if", action="append", default=[], choices=("no-signature",))
+    parser.add_argument("--signed", action="store_true", help="seats join with a key and sign every command")
     args = parser.parse_args(argv)
     if args.json:
         args.no_profile = True
@@ -51,33 +56,38 @@ def main(argv: list[str] | None = None) -> int:
         client = app.test_client()
         rng = random.Random(1)
         profiler = cProfile.Profile()
-        spent = 0.0
+        spent = cpu = 0.0
         done = 0
         while done < args.commands:
             match = client.post("/matches", json={"ruleset": "gambitz", "config": {}}).get_json()
             mid = match["match_id"]
-            tokens = {s: client.post(f"/matches/{mid}/seats", json={"name": s, "seat": s}).get_json()["token"]
+            signers = {s: SeatSigner() for s in ("p1", "p2")} if args.signed else {}
+            tokens = {s: client.post(f"/matches/{mid}/seats", json=_joining(s, signers)).get_json()["token"]
                       for s in ("p1", "p2")}
             seat = "p1"
             while done < args.commands:
-                legal = client.get(f"/matches/{mid}/legal-commands",
-                                   headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()["commands"]
-                if not legal:
+                answer = client.get(f"/matches/{mid}/legal-commands",
+                                    headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
+                if not answer["commands"]:
                     other = "p2" if seat == "p1" else "p1"
-                    legal = client.get(f"/matches/{mid}/legal-commands",
-                                       headers={"Authorization": f"Bearer {tokens[other]}"}).get_json()["commands"]
-                    if not legal:
+                    answer = client.get(f"/matches/{mid}/legal-commands",
+                                        headers={"Authorization": f"Bearer {tokens[other]}"}).get_json()
+                    if not answer["commands"]:
                         break  # finished
                     seat = other
-                body = rng.choice(legal)
-                started = time.perf_counter()
+                # Never resign or concede while anything else is legal (bench/loadgen.py): the match goes on.
+                body = rng.choice([c for c in answer["commands"] if c["type"] not in ENDERS] or answer["commands"])
+                headers = {"Authorization": f"Bearer {tokens[seat]}"}
+                if seat in signers:
+                    headers[SIGNATURE_HEADER] = signers[seat].sign(mid, answer["version"], body)
+                started, started_cpu = time.perf_counter(), time.process_time()
                 if not args.no_profile:
                     profiler.enable()
-                response = client.post(f"/matches/{mid}/commands", json=body,
-                                       headers={"Authorization": f"Bearer {tokens[seat]}"})
+                response = client.post(f"/matches/{mid}/commands", json=body, headers=headers)
                 if not args.no_profile:
                     profiler.disable()
                 spent += time.perf_counter() - started
+                cpu += time.process_time() - started_cpu
                 assert response.status_code == 201, response.get_json()
                 done += 1
         app.extensions["gambit"].close()
@@ -89,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                           "top_cumulative": product_shares(profiler, spent)}))
         return 0
     if args.json:
-        print(json.dumps({"mean_ms": round(spent / done * 1000, 3), "commands": done}))
+        print(json.dumps({"mean_ms": round(spent / done * 1000, 3), "cpu_ms": round(cpu / done * 1000, 3),
+                          "commands": done}))
         return 0
     mode = "profiled" if not args.no_profile else "not profiled"
     print(f"{args.backend}: {done} commands, mean {spent / done * 1000:.2f} ms per POST ({mode}; "
@@ -100,6 +111,14 @@ def main(argv: list[str] | None = None) -> int:
     pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(args.top)
     print(out.getvalue())
     return 0
+
+
+def _joining(seat: str, signers: dict) -> dict:
+    """A join's body, with the seat's public key when it signs."""
+    body: dict = {"name": seat, "seat": seat}
+    if seat in signers:
+        body["public_key"] = signers[seat].public_key
+    return body
 
 
 def product_shares(profiler: cProfile.Profile, spent: float, top: int = 14) -> list[dict]:

@@ -70,6 +70,27 @@ def gunicorn_settings() -> dict:
     return {key: conf.get(key) for key in ("worker_class", "workers", "threads", "worker_connections", "keepalive")}
 
 
+def server_pid(base: str) -> int | None:
+    """The pid of the gunicorn master (service or baseline) listening at `base`: the process started with that
+    `--port` whose parent was not (gunicorn forks its workers with the same command line)."""
+    port = base.rsplit(":", 1)[1]
+    found: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                words = handle.read().decode(errors="replace").split("\0")
+            with open(f"/proc/{entry}/stat") as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if "--port" in words and port in words and ("service.cli" in words or "bench.baseline_app" in words):
+            found[int(entry)] = parent
+    masters = [pid for pid, parent in found.items() if parent not in found]
+    return masters[0] if len(masters) == 1 else None
+
+
 def _stop(process: subprocess.Popen) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
@@ -82,15 +103,22 @@ def _stop(process: subprocess.Popen) -> None:
 
 @contextmanager
 def serve(kind: str, database_url: str, data_dir: str, optimize: bool = False,
-          workers: int | None = None) -> Iterator[str]:
+          workers: int | None = None, extra_env: dict[str, str] | None = None,
+          root: str | None = None) -> Iterator[str]:
     """Run `gambit serve` (kind "gambit"), the baseline (kind "baseline") or the baseline with
     snapshots (kind "baseline-snap"); yields the base URL.
 
     Both use deploy/gunicorn.conf.py as deployed; the access log goes to a file in data_dir
-    for both. `optimize` runs the workers with PYTHONOPTIMIZE=1 (`python -O`).
+    for both. `optimize` runs the workers with PYTHONOPTIMIZE=1 (`python -O`); `extra_env` is set in
+    the server's environment last (a variant's settings, e.g. `GAMBIT_LOG_INTERVAL`). `root` serves another
+    source tree of the project (an earlier commit, for an A/B in one run); its tables are created by it too.
     """
     os.makedirs(data_dir, exist_ok=True)
-    create_tables(kind, database_url, data_dir)
+    if root is None:
+        create_tables(kind, database_url, data_dir)
+    else:
+        subprocess.run([sys.executable, "-c", "import sys; from bench.servers import create_tables; create_tables(*sys.argv[1:])",
+                        kind, database_url, data_dir], cwd=root, env={**os.environ, "PYTHONPATH": root}, check=True)
     env = {**os.environ, "GAMBIT_DATA_DIR": data_dir, "GAMBIT_DATABASE_URL": database_url,
            "BENCH_DATABASE_URL": database_url, "GAMBIT_ACCESS_LOG": os.path.join(data_dir, f"{kind}-access.log")}
     # The bots all come from 127.0.0.1, where real players come from many addresses: the
@@ -103,6 +131,9 @@ def serve(kind: str, database_url: str, data_dir: str, optimize: bool = False,
     env["BENCH_BASELINE_SNAPSHOTS"] = "1" if kind == "baseline-snap" else "0"
     if optimize:
         env["PYTHONOPTIMIZE"] = "1"
+    env.update(extra_env or {})
+    if root is not None:
+        env["PYTHONPATH"] = root
     module = "service.cli" if kind == "gambit" else "bench.baseline_app"
     with open(os.path.join(data_dir, f"{kind}-server.log"), "a") as log:
         process = None
@@ -113,7 +144,7 @@ def serve(kind: str, database_url: str, data_dir: str, optimize: bool = False,
             command = [sys.executable, "-m", module] + (["serve"] if kind == "gambit" else []) + ["--port", str(port)]
             if workers is not None:
                 command += ["--workers", str(workers)]
-            process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            process = subprocess.Popen(command, cwd=root or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
             deadline = time.monotonic() + 60
             while not _healthy(port) and process.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.2)

@@ -23,16 +23,16 @@ def pg_connect(url: str = POSTGRES_URL):
 
 
 @contextmanager
-def pg_schema(prefix: str = "bench") -> Iterator[tuple[str, str]]:
-    """A fresh schema `bench_<hex>`: yields (database URL with ?schema=, schema name); dropped afterwards."""
+def pg_schema(prefix: str = "bench", server: str = POSTGRES_URL) -> Iterator[tuple[str, str]]:
+    """A fresh schema `bench_<hex>` on `server`: yields (database URL with ?schema=, schema name); dropped afterwards."""
     schema = f"{prefix}_{uuid.uuid4().hex[:10]}"
-    with pg_connect() as conn:
+    with pg_connect(server) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
     try:
-        sep = "&" if "?" in POSTGRES_URL else "?"
-        yield f"{POSTGRES_URL}{sep}schema={schema}", schema
+        sep = "&" if "?" in server else "?"
+        yield f"{server}{sep}schema={schema}", schema
     finally:
-        with pg_connect() as conn:
+        with pg_connect(server) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 

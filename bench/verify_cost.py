@@ -9,7 +9,11 @@ Run in a fresh process (as `gambit verify` is), it prints one JSON object:
 - `parse_s`: reading the same file and `json.loads` of each of its lines (the yardstick of the
   verify ratio);
 - with `--profile`, `top`: the functions with most own time in a profiled verify in one process (cProfile).
-`--parse-only` prints `parse_s` alone.
+`--parse-only` prints `parse_s` alone. `--once` imports and verifies once, as `gambit verify` does (`--jobs`:
+auto, 1 or 2), and prints `import_s`, `verify_s`, `cpu_s` (this process's CPU time for the verification,
+without a forked child's) and the exit code: timed from outside, its run is a
+`gambit verify`. `--no-redecide` leaves the `commands` check out (`run_verify(redecide=False)`, which no
+option of `gambit verify` sets): the verification without re-deciding, to size that check's cost.
 The rest of an end-to-end `gambit verify` (timed by bench/run.py) is the interpreter's start.
 """
 
@@ -40,7 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--key", default=None)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--parse-only", action="store_true", help="only `parse_s` (and `lines`)")
+    parser.add_argument("--once", action="store_true", help="import and verify once, as `gambit verify` does")
+    parser.add_argument("--jobs", default="auto", choices=("auto", "1", "2"), help="with --once: processes")
+    parser.add_argument("--no-redecide", action="store_true", help="verify without the `commands` check")
     args = parser.parse_args(argv)
+    redecide = not args.no_redecide
     if args.parse_only:
         parse_s, lines = parse_lines(args.export)
         print(json.dumps({"parse_s": round(parse_s, 4), "lines": lines}))
@@ -54,12 +62,21 @@ def main(argv: list[str] | None = None) -> int:
     import domain.rulesets  # noqa: F401  (imported by the replay)
 
     import_s = time.perf_counter() - started
+    if args.once:
+        jobs = None if args.jobs == "auto" else int(args.jobs)
+        with open(os.devnull, "w") as sink:
+            started, started_cpu = time.perf_counter(), time.process_time()
+            code = run_verify(args.export, args.key, False, out=sink, err=sink, jobs=jobs, redecide=redecide)
+            verify_s, cpu_s = time.perf_counter() - started, time.process_time() - started_cpu
+        print(json.dumps({"import_s": round(import_s, 4), "verify_s": round(verify_s, 4), "cpu_s": round(cpu_s, 4),
+                          "exit_code": code}))
+        return 0
     with open(os.devnull, "w") as sink:
         started = time.perf_counter()
-        code = run_verify(args.export, args.key, False, out=sink, err=sink, jobs=None)
+        code = run_verify(args.export, args.key, False, out=sink, err=sink, jobs=None, redecide=redecide)
         verify_s = time.perf_counter() - started
         started = time.perf_counter()
-        run_verify(args.export, args.key, False, out=sink, err=sink, jobs=1)
+        run_verify(args.export, args.key, False, out=sink, err=sink, jobs=1, redecide=redecide)
         one_process_s = time.perf_counter() - started
         parse_s, lines = parse_lines(args.export)
         out = {
@@ -76,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
 
             profiler = cProfile.Profile()
             profiler.enable()
-            run_verify(args.export, args.key, False, out=sink, err=sink)
+            run_verify(args.export, args.key, False, out=sink, err=sink, redecide=redecide)
             profiler.disable()
             stats = pstats.Stats(profiler, stream=io.StringIO())
             total = sum(row[2] for row in stats.stats.values()) or 1.0

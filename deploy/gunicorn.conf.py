@@ -56,10 +56,104 @@ def child_exit(server, worker):
 
 
 def on_exit(server):
-    """Remove the metrics directory this configuration made."""
+    """Stop the leader process; remove the metrics directory this configuration made."""
+    _stop_lead_process(server)
     made = os.environ.get("GAMBIT_OWN_METRICS_DIR")
     if made and made == os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         shutil.rmtree(made, ignore_errors=True)
+
+
+# The leader's duties (the clock keeper, the scrub, the log's sequencer) run in a process of their own, `gambit lead`,
+# started by the master before the workers and started again within LEAD_RESTART_SECONDS when it dies; the workers
+# contend too and lead while it is down (service/keeper.py). Off: one worker leads, its duties greenlets of its loop.
+lead_process = os.environ.get("GAMBIT_LEAD_PROCESS", "on").strip().lower() != "off"
+LEAD_RESTART_SECONDS = 2.0
+# How long the master waits for a new leader process to have tried its lock before it starts the workers.
+LEAD_READY_SECONDS = 30.0
+LEAD_STOP_SECONDS = 15.0
+
+
+def when_ready(server):
+    """Start the leader process, and have the master's loop start it again whenever it has died."""
+    if not lead_process:
+        return
+    server.gambit_lead = None
+    server.gambit_lead_started = 0.0
+    _start_lead_process(server, wait=True)
+    manage_workers = server.manage_workers
+
+    def manage_workers_and_the_leader():
+        manage_workers()
+        _keep_lead_process(server)
+
+    # The master's loop calls this about once a second and after every signal (a child's exit among them).
+    server.manage_workers = manage_workers_and_the_leader
+
+
+def on_reload(server):
+    """On SIGHUP the workers restart with the new code and settings; so does the leader process."""
+    _stop_lead_process(server)
+
+
+def _start_lead_process(server, wait=False):
+    import subprocess
+    import sys
+    import time
+
+    server.gambit_lead_started = time.monotonic()
+    command = [sys.executable, "-m", "service.cli", "lead", "--parent", str(os.getpid())]
+    # A new interpreter (not a fork of the master): unpatched by gevent, its duties are real threads.
+    if not wait:
+        server.gambit_lead = subprocess.Popen(command)
+    else:
+        import select
+
+        ready, ready_w = os.pipe()
+        server.gambit_lead = subprocess.Popen([*command, "--ready-fd", str(ready_w)], pass_fds=(ready_w,))
+        os.close(ready_w)
+        # Until it has tried its lock (or died): workers started before would lead first, then hand over.
+        select.select([ready], [], [], LEAD_READY_SECONDS)
+        os.close(ready)
+    server.log.info("Started the leader process (pid: %s)", server.gambit_lead.pid)
+
+
+def _keep_lead_process(server):
+    import time
+
+    process = getattr(server, "gambit_lead", None)
+    if process is not None:
+        # gunicorn's reaper may have collected its exit already: poll() then tells it has ended all the same.
+        if process.poll() is None:
+            return
+        server.log.warning("The leader process (pid: %s) exited (%s); the workers lead meanwhile", process.pid,
+                           process.returncode)
+        _forget_lead_process(process.pid)
+        server.gambit_lead = None
+    if time.monotonic() - server.gambit_lead_started >= LEAD_RESTART_SECONDS:
+        _start_lead_process(server)
+
+
+def _stop_lead_process(server):
+    import subprocess
+
+    process = getattr(server, "gambit_lead", None)
+    if process is None:
+        return
+    server.gambit_lead = None  # a reload's next loop starts a new one; an exit's none
+    if process.poll() is None:
+        process.terminate()  # it ends its duties and gives the leadership back
+        try:
+            process.wait(LEAD_STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    _forget_lead_process(process.pid)
+
+
+def _forget_lead_process(pid):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(pid)
 
 
 def post_worker_init(worker):

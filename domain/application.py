@@ -12,9 +12,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
-from uuid import uuid4
 
 from eventsourcing.persistence import IntegrityError
 
@@ -39,6 +38,7 @@ from domain.errors import (
 from domain.integrity import ReceiptSigner
 from domain.match import Match
 from domain.match_options import split_config
+from domain.partitions import PartitionedStore
 from domain.recent import REMEMBERED_MATCHES
 from domain.record_bounds import MAX_NAME
 from domain.records import OUTCOME_AMENDED, canonical, sha256_hex
@@ -62,7 +62,7 @@ class MatchService:
 
     def __init__(
         self,
-        store: MatchStore,
+        store: MatchStore | PartitionedStore,
         clocks: ClockService,
         tournaments: TournamentService,
         max_disputes_per_filer: int | None = None,
@@ -108,7 +108,7 @@ class MatchService:
             self._check_pairing(entrants, seats, None if tournament is None else set(tournament.entrants))
         server_seed = secrets.token_bytes(32)
         match = Match.open(
-            uuid4(),
+            self.store.new_match_id(),
             ruleset_id,
             {**config_to_dict(parsed), **options.to_dict()},
             tournament_id,
@@ -158,7 +158,7 @@ class MatchService:
         def take_seat(match: Match) -> str:
             chosen = self._seat_for(match, seat, entrant_id)
             options_taken = self._join_options(match, chosen, options)
-            match.join(chosen, shown, client_seed, token_hash(token), options_taken, entrant_id, key)
+            match.join(chosen, shown, client_seed, token_hash(token), options_taken, entrant_id, key, options)
             return chosen
 
         chosen, written = self.clocks.write(match_id, take_seat)
@@ -387,15 +387,37 @@ def open_matches(
     max_disputes_per_filer: int | None = None,
     recent_matches: int = REMEMBERED_MATCHES,
     seat_signatures: SignatureCheck | None = None,
+    partition_envs: list[dict] | None = None,
+    partition_signers: Sequence[ReceiptSigner | None] | None = None,
 ) -> MatchService:
     """The match service on a store opened with these settings (see MatchStore), with its clock and tournament
-    services (`.clocks`, `.tournaments`) on the same store (`.store`)."""
-    store = MatchStore(
-        env,
-        signer=signer,
-        seal_key=seal_key,
-        on_integrity_problem=on_integrity_problem,
-        standing_problem=standing_problem,
-        recent_matches=recent_matches,
-    )
-    return MatchService(store, ClockService(store), TournamentService(store), max_disputes_per_filer, seat_signatures)
+    services (`.clocks`, `.tournaments`) on the same store (`.store`).
+
+    With `partition_envs` (the settings of each partition's store, in order) matches live in those stores
+    (domain/partitions.py) and the store of `env` keeps the tournaments; a partition with the same settings as
+    `env` is that very store; `partition_signers` (one per partition) sign its writes' receipts, each naming the
+    partition's own log."""
+
+    def opened(settings: dict | None, signing: ReceiptSigner | None) -> MatchStore:
+        return MatchStore(
+            settings,
+            signer=signing,
+            seal_key=seal_key,
+            on_integrity_problem=on_integrity_problem,
+            standing_problem=standing_problem,
+            recent_matches=recent_matches,
+        )
+
+    shared = opened(env, signer)
+    store: MatchStore | PartitionedStore = shared
+    if partition_envs:
+        signers = list(partition_signers or [signer] * len(partition_envs))
+        parts = []
+        for given, signing in zip(partition_envs, signers, strict=True):
+            if given == env:
+                shared.signer = signing  # the shared store is this partition: its matches' receipts name its log
+                parts.append(shared)
+            else:
+                parts.append(opened(given, signing))
+        store = PartitionedStore(parts, shared)
+    return MatchService(store, ClockService(store), TournamentService(shared), max_disputes_per_filer, seat_signatures)

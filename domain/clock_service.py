@@ -17,14 +17,15 @@ from eventsourcing.persistence import IntegrityError
 from domain import clock
 from domain.errors import ConcurrentWrite
 from domain.match import Match
+from domain.partitions import PartitionedStore
 from domain.store import UPDATE_ATTEMPTS, MatchStore, Written
 
 
 class ClockService:
     """Expiries recorded when due, and the organizer's clock adjustments, on the shared match store."""
 
-    def __init__(self, store: MatchStore) -> None:
-        """The clocks of the matches in `store`."""
+    def __init__(self, store: MatchStore | PartitionedStore) -> None:
+        """The clocks of the matches in `store` (one store, or several partitions)."""
         self.store = store
 
     # ----- the organizer's adjustments ----------------------------------------------------

@@ -243,3 +243,54 @@ def _event_of(record: dict) -> Event:
         (),
         record["version"],
     )
+
+
+# What a cosignature's time may fall short of a record's own, and the record still count as honestly dated: the
+# cosignature's time is whole seconds (cut, not rounded), and the witness's clock is not the service's.
+WITNESS_SLACK_SECONDS = 2
+WITNESSED_TIMES = "witnessed times"
+
+
+def check_witnessed_times(report: Any, stamps: dict[int, tuple[str, int]], bounds: list[tuple[int, int]]) -> None:
+    """Add the `witnessed times` check: no record is dated later than a time by which it provably existed.
+
+    `stamps`: version → (kind, timestamp in microseconds) of each record; `bounds`: (version, seconds) for each write
+    in a checkpoint a quorum of trusted witnesses cosigned, the time by which that quorum had cosigned it. A write's
+    chain head binds every record up to its version, so each record existed by the earliest bound of a write at or
+    after it. A record dated later than that (beyond the slack) was dated by a clock that ran ahead of the truth: its
+    own timestamp, and any deadline reasoning on it (an expiry after its deadline), is false.
+    """
+    if not bounds or not stamps:
+        return
+    ordered = sorted(bounds, reverse=True)
+    earliest: tuple[int, int] | None = None  # (seconds, the write's version) of the tightest bound seen so far
+    late = []
+    at = 0
+    for version in sorted(stamps, reverse=True):
+        while at < len(ordered) and ordered[at][0] >= version:
+            if earliest is None or ordered[at][1] < earliest[0]:
+                earliest = (ordered[at][1], ordered[at][0])
+            at += 1
+        if earliest is None:
+            continue
+        kind, stamp = stamps[version]
+        if stamp > (earliest[0] + WITNESS_SLACK_SECONDS) * 1_000_000:
+            late.append((version, kind, stamp, earliest))
+    if late:
+        version, kind, stamp, (seconds, write) = min(late)
+        report.add(
+            WITNESSED_TIMES,
+            False,
+            f"version {version} ({kind}) is dated {iso(stamp)}, but it existed by {iso(seconds * 1_000_000)}, when a "
+            f"quorum of witnesses had cosigned a checkpoint holding the write of version {write}: the service dated "
+            f"{len(late)} record(s) later than they were written",
+        )
+        return
+    newest, oldest_bound = max(bounds), min(seconds for _, seconds in bounds)
+    report.add(
+        WITNESSED_TIMES,
+        True,
+        f"no record is dated after the time a quorum of witnesses had cosigned a checkpoint holding it (version "
+        f"{newest[0]} and every record before it existed by {iso(newest[1] * 1_000_000)}; the earliest bound is "
+        f"{iso(oldest_bound * 1_000_000)})",
+    )

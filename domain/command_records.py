@@ -1,5 +1,6 @@
 """The record of a command (`CommandReceived`): what the match writes first in each command's write,
-and what a verifier reads back from it (docs/verification.md, section 2).
+and what a verifier reads back from it (docs/verification.md, section 2); and the record of a join
+(`SeatJoined`), whose join options cause the setup as a command causes its events.
 
 Its public part names the seat, the command's type, the version the command was decided on and its
 Idempotency-Key; the body, as the seat sent it, is public too, unless the ruleset declares the
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.records import COMMAND_RECEIVED, json_copy
+from domain.records import COMMAND_RECEIVED, JOIN_OPTIONS, SEAT_JOINED, json_copy
 from domain.vocabulary import Event
 
 # The public fields of a command's record; `body` is public exactly when the type's body holds no secret.
@@ -57,3 +58,30 @@ def recorded_signature(record: dict) -> Any:
         return record["public"].get(SIGNATURE)
     secret = record.get("secret")
     return secret.get(SIGNATURE) if isinstance(secret, dict) else None
+
+
+def join_record(
+    seat: str,
+    name: str,
+    client_seed: str,
+    entrant_id: str | None,
+    public_key: dict | None,
+    options: dict | None,
+) -> Event:
+    """The record of a seat's join: public, with the join options the seat gave (a deck list) as its secret for
+    the seat, so opponents learn them only when the match's secrets open and a verifier re-decides the setup."""
+    public: dict[str, Any] = {"seat": seat, "name": name, "client_seed": client_seed}
+    if entrant_id is not None:
+        public["entrant_id"] = entrant_id
+    if public_key is not None:
+        public["public_key"] = json_copy(public_key)
+    if not options:
+        return Event(SEAT_JOINED, public)
+    return Event(SEAT_JOINED, public, {JOIN_OPTIONS: json_copy(options)}, (seat,))
+
+
+def recorded_options(record: dict) -> dict:
+    """The join options a join's record holds ({} when the seat gave none, or they are not visible)."""
+    secret = record.get("secret")
+    options = secret.get(JOIN_OPTIONS) if isinstance(secret, dict) else None
+    return options if isinstance(options, dict) else {}

@@ -93,6 +93,12 @@ class IntegrityAlert(MatchError):
     code = "integrity_alert"
 
 
+class PartitionUnavailable(MatchError):
+    """The event store holding the match (its partition) does not answer; matches in other partitions are unaffected."""
+
+    code = "partition_unavailable"
+
+
 class EntrantNotFound(MatchError):
     """The tournament has no entrant of that id."""
 

@@ -19,12 +19,13 @@ from eventsourcing.domain import Aggregate
 from domain import clock, reveals, rulesets
 from domain.chance import Chance
 from domain.clock import CLOCK_KINDS
-from domain.command_records import command_record
+from domain.command_records import command_record, join_record
 from domain.kept_match import MatchKeeping
 from domain.match_clock import MatchClock
 from domain.match_disputes import MatchDisputes
 from domain.match_integrity import MatchIntegrity
 from domain.match_options import MatchOptions, options_of, ruleset_part
+from domain.match_sealed_commands import MatchSealedCommands
 from domain.match_seat_keys import MatchSeatKeys
 from domain.records import (
     COMMAND_RECEIVED,
@@ -33,6 +34,7 @@ from domain.records import (
     MATCH_CREATED,
     MATCH_FINISHED,
     OUTCOME_AMENDED,
+    RECORDS_CAUSES,
     SEAT_JOINED,
     SEAT_KEY_CHANGED,
     chain_link,
@@ -52,8 +54,7 @@ OPENS = "opens"
 SEALED_EVIDENCE = "sealed_evidence"
 OPENED = "opened"
 
-# Idempotency keys remembered per match: enough for any client's retry window, while keeping
-# the snapshot (and so every command's load) small on very long matches.
+# Idempotency keys remembered per match: any client's retry window, in a snapshot kept small on long matches.
 REMEMBERED_COMMANDS = 512
 
 # Every how many versions the store (domain/store.py) keeps a snapshot of a match (and of a tournament).
@@ -72,7 +73,7 @@ def _now() -> datetime:
     return clock.now()
 
 
-class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, MatchSeatKeys, Aggregate):
+class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, MatchSeatKeys, MatchSealedCommands, Aggregate):
     """A match of one ruleset: seats, chance, the chain head and the ruleset's state.
 
     Its record and fold core is here; its disputes, clock and integrity methods are in
@@ -81,8 +82,8 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, MatchSeatKe
     """
 
     TOPIC = "gambit:Match"
-    # Version 2 has `clock`, version 3 `entrants`: a snapshot of an older version is brought up as it is read.
-    class_version = 3
+    # Version 2 has `clock`, 3 `entrants`, 4 `records_causes` and `sealed_commands` (its upcast is the mixin's).
+    class_version = 4
 
     @staticmethod
     def upcast_v1_v2(state: dict) -> None:
@@ -142,6 +143,7 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, MatchSeatKe
         # The pairing: seat → the tournament entrant who alone may take it (MatchCreated's optional `entrants`).
         self.entrants: dict[str, str] = dict(public.get("entrants") or {})
         self.server_seed_commitment: str = public["server_seed_commitment"]
+        self._start_sealed_commands(public)
         self.server_seed: str = (secret or {})["server_seed"]
         self.created_at: str = self.created_on.isoformat()
         self.seats: dict[str, dict] = {}
@@ -195,6 +197,7 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, MatchSeatKe
             "seats": list(seats),
             "tournament_id": tournament_id,
             "server_seed_commitment": server_seed_commitment,
+            RECORDS_CAUSES: True,
         }
         if entrants:
             public["entrants"] = dict(entrants)
@@ -289,20 +292,19 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, MatchSeatKe
         options: dict | None = None,
         entrant_id: str | None = None,
         public_key: dict | None = None,
+        given_options: dict | None = None,
     ) -> None:
         """Seat a player (a tournament entrant, joining with its invite, when `entrant_id` is given); when the last
         seat is taken, the ruleset's setup runs.
 
-        Join options (a deck list) stay server-side in `meta`; the ruleset's setup records what of them the game
-        needs, with the secrecy the game gives them. `public_key`, the seat's canonical key (domain/seat_keys.py),
-        is public, so the join's receipt covers it.
+        `options` are the seat's join options as the ruleset validated them (a deck list), which the setup takes;
+        `given_options`, as the seat sent them, are the join record's secret for the seat, so a verifier re-decides
+        the setup (domain/command_records.py join_record). `public_key`, the seat's canonical key
+        (domain/seat_keys.py), is public, so the join's receipt covers it.
         """
-        public = {"seat": seat, "name": name, "client_seed": client_seed}
-        if entrant_id is not None:
-            public["entrant_id"] = entrant_id
-        if public_key is not None:
-            public["public_key"] = json_copy(public_key)
-        self._record(Event(SEAT_JOINED, public), meta={"token_hash": token_hash, "options": json_copy(options or {})})
+        recorded_options = given_options if self.records_causes else None  # an older match kept them in meta alone
+        joined = join_record(seat, name, client_seed, entrant_id, public_key, recorded_options)
+        self._record(joined, meta={"token_hash": token_hash, "options": json_copy(options or {})})
         if self.status == "active":
             seat_options = {s: json_copy(self.seats[s].get("options", {})) for s in self.seat_order}
             events = self.ruleset.setup(self.parsed_config, list(self.seat_order), self.chance(), seat_options)
@@ -332,12 +334,12 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, MatchSeatKe
         events = self.ruleset.decide(self.state, seat, command, self.chance(ahead=1))
         meta = {"command": idempotency} if idempotency else {}
         key = None if idempotency is None else idempotency["key"]
-        secret_body = command.type in self.ruleset.SECRET_COMMANDS
+        secret_body = self._keeps_body_secret(command.type, events)
         body = sent if sent is not None else command.body()
         received = command_record(seat, command.type, body, self.version, key, secret_body, signature)
         self._record(received, meta=meta)
         for event in events:
-            self._record(event, meta=meta, evidence=self._with_pending(evidence))
+            self._record(self._opening_commands(event), meta=meta, evidence=self._with_pending(evidence))
         # The finish is part of the command's write: a retry of its key answers up to it, with its receipt.
         self._finish_if_over(meta)
         return first, self.version
@@ -436,6 +438,7 @@ class Match(MatchDisputes, MatchClock, MatchIntegrity, MatchKeeping, MatchSeatKe
             )
             self._keep_receipt(record.meta.get("receipt"), version, record.chain)
         self.head = record.chain
+        self._follow_sealed(record.kind, version, record.public, record.commitment)
         if record.kind == SEAT_JOINED:
             self.seats[record.public["seat"]] = {
                 "name": record.public["name"],

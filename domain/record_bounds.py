@@ -20,9 +20,11 @@ from domain.records import (
     COMMAND_RECEIVED,
     DISPUTE_FILED,
     DISPUTE_RULED,
+    JOIN_OPTIONS,
     MATCH_CREATED,
     MATCH_FINISHED,
     OUTCOME_AMENDED,
+    RECORDS_CAUSES,
     SEAT_JOINED,
     SEAT_KEY_CHANGED,
 )
@@ -56,7 +58,7 @@ ORGANIZER = "organizer"
 PUBLIC_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     MATCH_CREATED: (
         frozenset({"match_id", "ruleset", "config", "seats", "tournament_id", "server_seed_commitment"}),
-        frozenset({"entrants"}),
+        frozenset({"entrants", RECORDS_CAUSES}),
     ),
     SEAT_JOINED: (frozenset({"seat", "name", "client_seed"}), frozenset({"entrant_id", "public_key"})),
     SEAT_KEY_CHANGED: (frozenset({"seat", "public_key", "by", "note"}), frozenset()),
@@ -144,6 +146,7 @@ def _check_records(header: dict, records: list[dict]) -> None:
     pairing: dict[str, str] = {}  # seat → the entrant paired to it (MatchCreated's `entrants`)
     held: set[str] = set()  # the entrants that joined a seat
     in_tournament = False
+    records_causes = False
     for record in records:
         version, kind, public = record["version"], record["kind"], record["public"]
         _check_shape(record)
@@ -155,8 +158,12 @@ def _check_records(header: dict, records: list[dict]) -> None:
             _check_tournament(version, public.get("tournament_id"))
             pairing = _check_pairing(version, public, seats)
             in_tournament = public.get("tournament_id") is not None
+            if RECORDS_CAUSES in public and public[RECORDS_CAUSES] is not True:
+                raise OutOfBounds(f"version {version}: MatchCreated's {RECORDS_CAUSES} is not true")
+            records_causes = RECORDS_CAUSES in public
         elif kind == SEAT_JOINED:
             _check_join(version, public)
+            _check_join_options(record, records_causes)
             if "entrant_id" in public and not in_tournament:
                 raise OutOfBounds(f"version {version}: an entrant joins a match of no tournament")
             _check_entrant_join(version, public, pairing, held)
@@ -190,7 +197,11 @@ def _check_records(header: dict, records: list[dict]) -> None:
 
 
 def _check_shape(record: dict) -> None:
-    """A record the match itself writes has exactly its public fields, and only MatchCreated a secret (the seed)."""
+    (
+        """A record the match itself writes has exactly its public fields, and only MatchCreated a secret (the seed), but
+    for a command's or a join's own secret."""
+        ""
+    )
     fields = PUBLIC_FIELDS.get(record["kind"])
     if fields is None:
         return  # a ruleset's record: the replay checks it
@@ -199,8 +210,8 @@ def _check_shape(record: dict) -> None:
     if not required <= public.keys() <= required | optional:
         odd = sorted(public.keys() - required - optional) or sorted(required - public.keys())
         raise OutOfBounds(f"version {version}: a {kind} whose public fields are not the ones it has ({odd[0]!r})")
-    if kind == COMMAND_RECEIVED:
-        return  # its secret, the body of a secret command, is _check_command's
+    if kind in (COMMAND_RECEIVED, SEAT_JOINED):
+        return  # its secret, a secret command's body or the seat's join options, is _check_command's or _check_records's
     if kind != MATCH_CREATED:
         if record.get("commitment") is not None:
             raise OutOfBounds(f"version {version}: a {kind} with a secret, which it never has")
@@ -313,6 +324,24 @@ def _check_join(version: int, public: dict) -> None:
     seed = public.get("client_seed")
     if not isinstance(seed, str) or CLIENT_SEED.fullmatch(seed) is None:
         raise OutOfBounds(f"version {version}: the client seed is not lowercase hex of at most 64 bytes")
+
+
+def _check_join_options(record: dict, records_causes: bool) -> None:
+    """A join's only secret is the join options its seat gave (an object, not empty), for that seat alone, in a
+    match that records the causes of its writes."""
+    version, seat = record["version"], record["public"].get("seat")
+    if record.get("commitment") is None:
+        return
+    if not records_causes or record.get("audience") != [seat]:
+        raise OutOfBounds(f"version {version}: a SeatJoined with a secret that is not its seat's join options")
+    secret = record.get("secret")
+    if secret is not None and not (
+        isinstance(secret, dict)
+        and secret.keys() == {JOIN_OPTIONS}
+        and isinstance(secret[JOIN_OPTIONS], dict)
+        and secret[JOIN_OPTIONS]
+    ):
+        raise OutOfBounds(f"version {version}: a SeatJoined's secret is not the seat's join options alone")
 
 
 def _check_key(version: int, key: object) -> None:

@@ -195,6 +195,12 @@ OUTCOME_AMENDED = "OutcomeAmended"
 COMMAND_RECEIVED = "CommandReceived"
 # The organizer's new key for a seat that lost its own (docs/verification.md, section 2).
 SEAT_KEY_CHANGED = "SeatKeyChanged"
+# `MatchCreated.public.records_causes: true`: the match records the cause of every write (each command, as
+# `CommandReceived`, and each seat's join options, in its `SeatJoined`), so a verifier holds it to them
+# (docs/verification.md, section 2). A match created before then has no such field.
+RECORDS_CAUSES = "records_causes"
+# The secret of a `SeatJoined` whose seat gave join options: `{"options": …}`, for that seat.
+JOIN_OPTIONS = "options"
 MATCH_KINDS = frozenset(
     {
         MATCH_CREATED,

@@ -46,9 +46,27 @@ def _holds(recorded: dict, expected: object) -> bool:
     return isinstance(expected, dict) and expected.items() <= recorded.items()
 
 
-def check_replay(report: Report, header: dict, records: list[dict]) -> None:
+class _NotRedecided:
+    """Stands in for the re-decider when a benchmark sizes the replay without the `commands` check."""
+
+    recorded = False
+    records_causes = False
+    setup_redecided = False
+    redecided = 0
+
+    def reach(self, index: int, state: object) -> None:
+        """Nothing: no command is re-decided."""
+
+    def finish(self) -> None:
+        """Nothing: no command is re-decided."""
+
+
+def check_replay(report: Report, header: dict, records: list[dict], *, redecide: bool = True) -> None:
     """The replay checks (replay, dealt secrets, public parts, verdicts, outcome, commands), when every secret is
-    visible; skipped, with the reason, when some are not."""
+    visible; skipped, with the reason, when some are not.
+
+    `redecide=False` is for benchmarks only (bench/verify_cost.py sizes what the `commands` check costs): the
+    commands are then not re-decided and the check is reported as skipped. No command-line option sets it."""
     if any(r.get("commitment") is not None and "secret" not in r for r in records):
         report.add(
             "replay",
@@ -76,7 +94,7 @@ def check_replay(report: Report, header: dict, records: list[dict]) -> None:
     rulings = derived_count = 0
     outcome = None
     version = 0
-    commands = CommandReplay(ruleset, header, records)
+    commands = CommandReplay(ruleset, header, records, config) if redecide else _NotRedecided()
     try:
         state = ruleset.initial_state(config, list(header["seats"]))
         for index, record in enumerate(records):
@@ -158,8 +176,13 @@ def check_replay(report: Report, header: dict, records: list[dict]) -> None:
     )
     if outcome is not None:
         report.add("outcome", True, "the recorded outcome is the one the rules give")
-    if commands.recorded:
-        report.add(CHECK, True, f"{commands.redecided} recorded commands re-decided: each write is what the rules give")
+    if not redecide:
+        report.add(CHECK, None, "recorded commands not re-decided (a benchmark's measurement without this check)")
+    elif commands.recorded or commands.records_causes:
+        setup = " and the setup" if commands.setup_redecided else ""
+        report.add(
+            CHECK, True, f"{commands.redecided} recorded commands{setup} re-decided: each write is what the rules give"
+        )
     else:
         report.add(
             CHECK,

@@ -16,9 +16,9 @@ import weakref
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import parse_qs, unquote, urlparse
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProjectorFunction, Repository
 from eventsourcing.persistence import EventStore
@@ -33,6 +33,9 @@ from domain.reveals import RevealIndex
 from domain.sqlite_wal import ensure_wal
 from domain.store_guard import one_process_at_a_time, protect_events
 from domain.tournament import Tournament
+
+if TYPE_CHECKING:
+    from domain.partition_health import PartitionHealth
 
 # A kept match that had to fold more records than this to catch up is kept again as caught up, so a
 # match this process only reads (others write it) does not fold ever more records per load.
@@ -76,8 +79,8 @@ def storage_env(database_url: str) -> dict[str, str]:
 
 
 def notifies_followers(recorder: object) -> bool:
-    """Whether a store's recorder tells followers of new records: the library's PostgreSQL ones
-    (LISTEN/NOTIFY), ours built on them included; SQLite's cannot."""
+    """Whether a store's recorder is one of the library's PostgreSQL ones (ours built on them included), whose
+    followers can hear of new records (LISTEN, projections/record_wakes.py); SQLite's cannot."""
     return any(cls.__module__ == "eventsourcing.postgres" for cls in type(recorder).__mro__)
 
 
@@ -261,6 +264,34 @@ class MatchStore(Application):
         """A repository that uses a snapshot only when it agrees with the stored events."""
         return CheckedRepository(event_store=self.events, snapshot_store=self.snapshots)
 
+    # ----- where matches live (one store: here; domain/partitions.py spreads them over several) -----
+    @property
+    def partitions(self) -> list[MatchStore]:
+        """The event stores holding matches, each followed on its own: this one."""
+        return [self]
+
+    @property
+    def shared(self) -> MatchStore:
+        """The store of the tournaments: this one."""
+        return self
+
+    @property
+    def health(self) -> PartitionHealth | None:
+        """Which partitions did not answer lately: none to track in a store of one (it answers or the request fails)."""
+        return None
+
+    def store_of(self, match_id: str | UUID) -> MatchStore:
+        """The store holding a match: this one."""
+        return self
+
+    def partition_number(self, match_id: str | UUID) -> int:
+        """The partition of a match: the only one."""
+        return 0
+
+    def new_match_id(self) -> UUID:
+        """A fresh id for a match."""
+        return uuid4()
+
     # ----- writes -------------------------------------------------------------------------
     def commit(self, match: Match, first: int) -> Written:
         """Sign and save the records a write decided (versions `first` on); IntegrityError when another write came first.
@@ -297,7 +328,11 @@ class MatchStore(Application):
             return f"versions {receipt['version'] + 1}..{match.version} carry no receipt of this service"
         if self._verified_receipts.get((match.match_id, receipt["version"])) != _receipt_identity(receipt):
             if not self.signer.verify(receipt):
-                return f"the receipt at version {receipt['version']} is not signed by this service"
+                return (
+                    f"the receipt at version {receipt['version']} is not signed by this service "
+                    f"(its key {str(receipt.get('key_id'))[:32]!r} is not one of its keys, or one the log retired "
+                    "before this write was logged)"
+                )
             self._remember_verified(match.match_id, receipt)
         return None
 

@@ -88,6 +88,7 @@ def verify_export(
     progress: Callable[[int], None] | None = None,
     kept_receipts: list[dict] | None = None,
     check_seat_signature: SignatureCheck | None = None,
+    redecide: bool = True,
 ) -> Report:
     """Verify one match export; never raises on bad content — every problem is a failed check.
 
@@ -97,13 +98,15 @@ def verify_export(
     `kept_receipts` are receipts a seat kept from the service's write responses: each one of
     this match must be covered by the export (its version present, its head on the chain), so an
     export cut back to an earlier write is caught.
+
+    `redecide=False`: benchmarks only, to size the `commands` check (`check_replay`).
     """
     report = Report(source)
     export = checks_before_replay(
         report, lines, progress, check_signature, kept_receipts, check_seat_signature=check_seat_signature
     )
     if export is not None:
-        replay_and_summarize(report, export)
+        replay_and_summarize(report, export, redecide=redecide)
     return report
 
 
@@ -152,11 +155,11 @@ def checks_before_replay(
     return export
 
 
-def replay_and_summarize(report: Report, export: ParsedExport | Records) -> None:
+def replay_and_summarize(report: Report, export: ParsedExport | Records, *, redecide: bool = True) -> None:
     """The last step of `verify_export`: the replay through the rules, then the disputes the records hold."""
     records = export.records
     try:
-        check_replay(report, export.header, records)
+        check_replay(report, export.header, records, redecide=redecide)
     except Exception as exc:  # noqa: BLE001 - content no check foresaw: still a report, never a traceback
         add_unforeseen(report, exc)
         return

@@ -61,6 +61,7 @@ def verify_export_split(
     progress: Callable[[int], None] | None = None,
     kept_receipts: list[dict] | None = None,
     check_seat_signature: SignatureCheck | None = None,
+    redecide: bool = True,
 ) -> Report:
     """`verify_export`'s report, computed by two processes (by this one alone where it cannot fork).
 
@@ -76,6 +77,7 @@ def verify_export_split(
             progress=progress,
             kept_receipts=kept_receipts,
             check_seat_signature=check_seat_signature,
+            redecide=redecide,
         )
 
     if not FORKS:
@@ -92,7 +94,7 @@ def verify_export_split(
         _check_in_child(write_end, lines, source, check_signature, kept_receipts, check_seat_signature)
     os.close(write_end)
     try:
-        mine = _evidence_and_replay(lines, source, progress)
+        mine = _evidence_and_replay(lines, source, progress, redecide)
     finally:
         checked = _child_result(read_end, pid)
     if checked is None:
@@ -106,7 +108,7 @@ def verify_export_split(
 
 
 def _evidence_and_replay(
-    lines: list[str], source: str, progress: Callable[[int], None] | None
+    lines: list[str], source: str, progress: Callable[[int], None] | None, redecide: bool = True
 ) -> tuple[Report, Report | Exception] | None:
     """This process's half, on the records read plainly: the evidence check, then the replay (or
     the exception that ended the evidence check); None when a line does not read plainly.
@@ -125,7 +127,7 @@ def _evidence_and_replay(
         except Exception as exc:  # noqa: BLE001 - as the serial verification's catch-all: a finding
             return evidence, exc
         replayed = Report(source)
-        replay_and_summarize(replayed, records)
+        replay_and_summarize(replayed, records, redecide=redecide)
     except Exception:  # noqa: BLE001 - records the child refuses can break the replay: its report decides
         return None
     return evidence, replayed

@@ -4,7 +4,7 @@ Deadlines hold whenever anything touches a match (`MatchService.match` records t
 first), but nobody has to be watching: the clock keeper (in the leading worker of `gambit serve`,
 see projections/leadership.py; or `gambit clock`, and a thread of `gambit project`) keeps one row per running timed match — its earliest deadline — by following
 the store's notification log, and wakes at the earliest deadline across matches (or on a new
-record: LISTEN/NOTIFY on PostgreSQL, polling on SQLite) to touch the matches that are due. Many
+record: the wake appends send after their commit on PostgreSQL, polling on SQLite) to touch the matches that are due. Many
 processes may run it: the store's optimistic lock lets exactly one write each expiry.
 """
 
@@ -19,15 +19,19 @@ from domain import clock
 from domain.clock_service import ClockService
 from domain.match import MATCH_CREATED, Match, match_record
 from domain.match_options import options_of
-from domain.store import notifies_followers
+from projections.record_wakes import Doorbell
 from projections.sqlstore import Cursor, SqlStore
+from projections.turns import in_turns
 
 log = logging.getLogger("gambit.clock")
 
 NAME = "clock_deadlines"
 BATCH = 500
-# How long the process sleeps at most when nothing is due (PostgreSQL wakes it on every new record).
-IDLE_SECONDS = 30.0
+# Matches asked about in one query when telling which of a batch's matches are timed (under every store's limit of parameters).
+TRACKED_CHUNK = 400
+# How long the process sleeps at most when nothing is due while it hears the appends' wakes: a wake lost
+# (its writer killed after the commit) delays a new deadline's noting by at most this.
+IDLE_SECONDS = 2.0
 # How soon the process tries again when a due expiry could not be written.
 RETRY_SECONDS = 0.1
 
@@ -36,6 +40,11 @@ _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS gambit_clock_deadlines (match_id TEXT PRIMARY KEY, deadline BIGINT)""",
     """CREATE INDEX IF NOT EXISTS gambit_clock_deadlines_deadline ON gambit_clock_deadlines (deadline)""",
 ]
+
+
+def tracking_name(partition: int) -> str:
+    """The keeper's tracking row for a partition's log: partition 0 keeps the name it had before partitions."""
+    return NAME if partition == 0 else f"{NAME}@{partition}"
 
 
 def match_clock(match: Match) -> dict | None:
@@ -55,41 +64,63 @@ class ClockKeeper:
             for statement in _SCHEMA:
                 cur.execute(statement)
 
-    def position(self) -> int:
-        """The last notification id followed (0 before any)."""
-        rows = self.store.query("SELECT position FROM gambit_clock_tracking WHERE name = ?", (NAME,))
+    def position(self, partition: int = 0) -> int:
+        """The last notification id followed in a partition's log (0 before any)."""
+        rows = self.store.query(
+            "SELECT position FROM gambit_clock_tracking WHERE name = ?", (tracking_name(partition),)
+        )
         return int(rows[0][0]) if rows else 0
 
     def catch_up(self) -> int:
-        """Follow new records: every timed match they touch gets its deadline anew; returns how many were read.
+        """Follow new records of every partition: every timed match they touch gets its deadline anew; returns how
+        many were read. With several partitions one that fails is logged and passed over (its place is kept)."""
+        processed = 0
+        partitions = self.app.partitions
+        with self._lock:
+            health = self.app.health
+            for number, partition in enumerate(partitions):
+                if health is not None and health.unanswered(number):
+                    continue  # it did not answer lately: the others go on without waiting for it again
+                try:
+                    processed += self._catch_up_partition(number, partition)
+                except Exception as exc:
+                    if len(partitions) == 1:
+                        raise
+                    log.exception("clock: partition %d could not be followed; the others go on", number)
+                    if health is not None:
+                        health.failed(number, exc)
+        return processed
+
+    def _catch_up_partition(self, number: int, partition: Any) -> int:
+        """Follow one partition's new records.
 
         The slow part (reading the log, loading the matches) comes before the short transaction
         that writes the rows, never inside it: under gevent workers a greenlet that held SQLite's
         write lock across a switch would stall every other greenlet of its worker that asks for
         it (SQLite waits for a lock without yielding).
         """
+        name = tracking_name(number)
         processed = 0
-        with self._lock:
-            while True:
-                position = self.position()
-                notifications = self.app.recorder.select_notifications(position + 1, BATCH)
-                if not notifications:
-                    return processed
-                created, notes = self._read([self.app.mapper.to_domain_event(n) for n in notifications])
-                last = notifications[-1].id
-                with self.store.transaction(lock_table="gambit_clock_tracking") as cur:
-                    cur.execute("SELECT position FROM gambit_clock_tracking WHERE name = ?", (NAME,))
-                    row = cur.fetchone()
-                    if (int(row[0]) if row else 0) != position:
-                        continue  # another process followed these records meanwhile: read on from where it got
-                    self._write(cur, created, notes)
-                    if row is None:
-                        cur.execute("INSERT INTO gambit_clock_tracking (name, position) VALUES (?, ?)", (NAME, last))
-                    else:
-                        cur.execute("UPDATE gambit_clock_tracking SET position = ? WHERE name = ?", (last, NAME))
-                processed += len(notifications)
-                if len(notifications) < BATCH:
-                    return processed
+        while True:
+            position = self.position(number)
+            notifications = partition.recorder.select_notifications(position + 1, BATCH)
+            if not notifications:
+                return processed
+            created, notes = self._read([partition.mapper.to_domain_event(n) for n in in_turns(notifications)])
+            last = notifications[-1].id
+            with self.store.transaction(lock_table="gambit_clock_tracking") as cur:
+                cur.execute("SELECT position FROM gambit_clock_tracking WHERE name = ?", (name,))
+                row = cur.fetchone()
+                if (int(row[0]) if row else 0) != position:
+                    continue  # another process followed these records meanwhile: read on from where it got
+                self._write(cur, created, notes)
+                if row is None:
+                    cur.execute("INSERT INTO gambit_clock_tracking (name, position) VALUES (?, ?)", (name, last))
+                else:
+                    cur.execute("UPDATE gambit_clock_tracking SET position = ? WHERE name = ?", (last, name))
+            processed += len(notifications)
+            if len(notifications) < BATCH:
+                return processed
 
     def _read(self, events: list[Any]) -> tuple[list[str], dict[str, tuple[bool, int | None]]]:
         """The timed matches these records create, and (finished, deadline) of every timed match they touch."""
@@ -105,13 +136,27 @@ class ClockKeeper:
             if match_id not in touched:
                 touched.append(match_id)
         notes: dict[str, tuple[bool, int | None]] = {}
+        tracked = set(created) | self._tracked([match_id for match_id in touched if match_id not in created])
         for match_id in touched:
-            tracked = match_id in created or self.store.query(
-                "SELECT match_id FROM gambit_clock_deadlines WHERE match_id = ?", (match_id,)
-            )
-            if tracked:
+            if match_id in tracked:
                 notes[match_id] = self._deadline_of(self.app.load(match_id))
         return created, notes
+
+    def _tracked(self, match_ids: list[str]) -> set[str]:
+        """Which of these matches have a deadline row (timed matches the keeper follows).
+
+        One query per `TRACKED_CHUNK` matches, not one per match: the keeper runs in a serving worker, and under
+        load each round trip waited its turn behind that worker's requests, so a batch touching a few dozen
+        matches took seconds and the clocks fell behind."""
+        found: set[str] = set()
+        for start in range(0, len(match_ids), TRACKED_CHUNK):
+            chunk = match_ids[start : start + TRACKED_CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            rows = self.store.query(
+                f"SELECT match_id FROM gambit_clock_deadlines WHERE match_id IN ({marks})", tuple(chunk)
+            )
+            found.update(row[0] for row in rows)
+        return found
 
     @staticmethod
     def _deadline_of(match: Match) -> tuple[bool, int | None]:
@@ -184,57 +229,34 @@ def keep_clocks(
 ) -> None:
     """Record expiries as their deadlines pass until `stop` is set, sleeping until the earliest deadline.
 
-    On PostgreSQL a new record wakes it at once (LISTEN/NOTIFY) unless `listen` is False; on SQLite
-    (or without listening) it looks for new records every `poll_seconds`.
+    On PostgreSQL a new record's wake (sent after its append commits) wakes it at once unless `listen`
+    is False; on SQLite (or without listening) it looks for new records every `poll_seconds`.
     """
-    wake = threading.Event()
-    subscribed = listen and _subscribe(keeper, stop, wake)
+    bell = Doorbell([partition.recorder for partition in keeper.app.partitions], listen=listen)
 
     def wake_on_stop() -> None:
         # A stop (SIGTERM) must not wait out the idle sleep: an orchestrator allows a few seconds.
         stop.wait()
-        wake.set()
+        bell.ring()
 
     threading.Thread(target=wake_on_stop, daemon=True, name="gambit-clock-stop").start()
-    while not stop.is_set():
-        try:
-            touched = keeper.tick()
-        except Exception:
-            log.exception("clock: a tick failed")
-            touched = []
-        if touched and on_expired is not None:
-            on_expired(touched)
-        timeout = IDLE_SECONDS if subscribed else poll_seconds
-        deadline = keeper.next_deadline()
-        if deadline is not None:
-            # Due strictly after the deadline: wake a millisecond past it.
-            until = (deadline - clock.micros(clock.fresh_now())) / clock.SECOND + 0.001
-            # A deadline still passed right after a tick could not be written (a failing store):
-            # try again shortly rather than at once, in a loop.
-            timeout = max(RETRY_SECONDS, min(timeout, until)) if until <= 0 else min(timeout, until)
-        wake.wait(timeout)
-        wake.clear()
-    wake.set()
-
-
-def _subscribe(keeper: ClockKeeper, stop: threading.Event, wake: threading.Event) -> bool:
-    """On PostgreSQL, wake the loop on every new record (LISTEN/NOTIFY); False on stores that cannot notify."""
-    recorder = keeper.app.recorder
-    if not notifies_followers(recorder):
-        return False
-
-    def listen() -> None:
-        with recorder.subscribe(gt=recorder.max_notification_id() or 0) as subscription:
-
-            def stop_following() -> None:
-                stop.wait()
-                subscription.stop()
-
-            threading.Thread(target=stop_following, daemon=True).start()
-            for _ in subscription:
-                if stop.is_set():
-                    return
-                wake.set()
-
-    threading.Thread(target=listen, daemon=True, name="gambit-clock-listen").start()
-    return True
+    try:
+        while not stop.is_set():
+            try:
+                touched = keeper.tick()
+            except Exception:
+                log.exception("clock: a tick failed")
+                touched = []
+            if touched and on_expired is not None:
+                on_expired(touched)
+            timeout = IDLE_SECONDS if bell.listening else poll_seconds
+            deadline = keeper.next_deadline()
+            if deadline is not None:
+                # Due strictly after the deadline: wake a millisecond past it.
+                until = (deadline - clock.micros(clock.fresh_now())) / clock.SECOND + 0.001
+                # A deadline still passed right after a tick could not be written (a failing store):
+                # try again shortly rather than at once, in a loop.
+                timeout = max(RETRY_SECONDS, min(timeout, until)) if until <= 0 else min(timeout, until)
+            bell.wait(timeout)
+    finally:
+        bell.close()

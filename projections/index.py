@@ -8,16 +8,23 @@ SQLite and PostgreSQL alike); a separate projector process can keep them warm.
 
 from __future__ import annotations
 
+import heapq
 import json
+import logging
 import threading
 from typing import Any
 
 from domain.match import DISPUTE_FILED, DISPUTE_RULED, MATCH_CREATED, MATCH_FINISHED, SEAT_JOINED, match_record
+from domain.partitions import PartitionedStore
 from domain.store import MatchStore
 from projections.sqlstore import Cursor, SqlStore
 
 NAME = "cross_match_index"
+# With several partitions: the last row number the index gave (a row's `seq`).
+SEQ_NAME = "cross_match_index#seq"
 BATCH = 500
+
+log = logging.getLogger("gambit.index")
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS gambit_tracking (name TEXT PRIMARY KEY, position BIGINT NOT NULL)""",
@@ -37,10 +44,43 @@ _SCHEMA = [
 ]
 
 
+def tracking_name(partition: int) -> str:
+    """The index's tracking row for a partition's log: partition 0 keeps the name it had before partitions."""
+    return NAME if partition == 0 else f"{NAME}@{partition}"
+
+
+def _track(cur: Cursor, name: str, exists: bool, position: int) -> None:
+    """Keep a log's position, in the transaction that folded its records."""
+    if exists:
+        cur.execute("UPDATE gambit_tracking SET position = ? WHERE name = ?", (position, name))
+    else:
+        cur.execute("INSERT INTO gambit_tracking (name, position) VALUES (?, ?)", (name, position))
+
+
+def _take_seqs(cur: Cursor, count: int) -> int:
+    """Reserve `count` row numbers (inside the fold's transaction); returns the last one given before them.
+
+    The first reservation starts past every row already there (numbered by notification id while there was one store).
+    """
+    cur.execute("SELECT position FROM gambit_tracking WHERE name = ?", (SEQ_NAME,))
+    row = cur.fetchone()
+    if row is None:
+        cur.execute(
+            "SELECT MAX(seq) FROM (SELECT seq FROM gambit_match_index UNION ALL SELECT seq FROM gambit_bluff_calls) s"
+        )
+        found = cur.fetchone()
+        base = int(found[0]) if found and found[0] is not None else 0
+        cur.execute("INSERT INTO gambit_tracking (name, position) VALUES (?, ?)", (SEQ_NAME, base + count))
+        return base
+    base = int(row[0])
+    cur.execute("UPDATE gambit_tracking SET position = ? WHERE name = ?", (base + count, SEQ_NAME))
+    return base
+
+
 class CrossMatchIndex:
     """The match index, bluff-call table and dispute queue, following one application's store."""
 
-    def __init__(self, app: MatchStore, store: SqlStore) -> None:
+    def __init__(self, app: MatchStore | PartitionedStore, store: SqlStore) -> None:
         self.app = app
         self.store = store
         self._lock = threading.Lock()
@@ -53,49 +93,104 @@ class CrossMatchIndex:
         self.store.close()
 
     # ----- following --------------------------------------------------------------------------
-    def position(self) -> int:
-        """The last notification id folded in (0 before any)."""
-        rows = self.store.query("SELECT position FROM gambit_tracking WHERE name = ?", (NAME,))
+    def position(self, partition: int = 0) -> int:
+        """The last notification id of a partition's log folded in (0 before any)."""
+        rows = self.store.query("SELECT position FROM gambit_tracking WHERE name = ?", (tracking_name(partition),))
         return int(rows[0][0]) if rows else 0
 
     def lag(self) -> int:
-        """How many notifications the store has that the index has not folded in yet."""
-        head = self.app.recorder.max_notification_id() or 0
-        return max(0, head - self.position())
+        """How many notifications the stores have that the index has not folded in yet (every partition's)."""
+        behind = 0
+        for number, partition in enumerate(self.app.partitions):
+            head = partition.recorder.max_notification_id() or 0
+            behind += max(0, head - self.position(number))
+        return behind
 
     def catch_up(self, max_batches: int | None = None) -> int:
-        """Fold new notifications into the read models; returns how many were processed."""
+        """Fold new notifications of every partition into the read models; returns how many were processed.
+
+        With several partitions one that fails is logged and passed over (its place is kept: nothing is lost)."""
+        partitions = self.app.partitions
+        with self._lock:
+            if len(partitions) == 1:
+                return self._catch_up_one(partitions[0], max_batches)
+            return self._catch_up_merged(partitions, max_batches)
+
+    def _catch_up_one(self, partition: Any, max_batches: int | None) -> int:
+        """One store: a row's place (`seq`) is its notification id, as before partitions."""
         processed = 0
         batches = 0
-        with self._lock:
-            while max_batches is None or batches < max_batches:
-                batches += 1
-                with self.store.transaction(lock_table="gambit_tracking") as cur:
-                    cur.execute("SELECT position FROM gambit_tracking WHERE name = ?", (NAME,))
-                    row = cur.fetchone()
-                    position = int(row[0]) if row else 0
-                    notifications = self.app.recorder.select_notifications(position + 1, BATCH)
-                    if not notifications:
-                        return processed
-                    for notification in notifications:
-                        self._fold(cur, notification.id, self.app.mapper.to_domain_event(notification))
-                    last = notifications[-1].id
-                    if row is None:
-                        cur.execute("INSERT INTO gambit_tracking (name, position) VALUES (?, ?)", (NAME, last))
-                    else:
-                        cur.execute("UPDATE gambit_tracking SET position = ? WHERE name = ?", (last, NAME))
-                    processed += len(notifications)
-                if len(notifications) < BATCH:
+        while max_batches is None or batches < max_batches:
+            batches += 1
+            with self.store.transaction(lock_table="gambit_tracking") as cur:
+                cur.execute("SELECT position FROM gambit_tracking WHERE name = ?", (NAME,))
+                row = cur.fetchone()
+                position = int(row[0]) if row else 0
+                notifications = partition.recorder.select_notifications(position + 1, BATCH)
+                if not notifications:
                     return processed
+                for notification in notifications:
+                    self._fold(cur, notification.id, partition.mapper.to_domain_event(notification))
+                _track(cur, NAME, row is not None, notifications[-1].id)
+                processed += len(notifications)
+            if len(notifications) < BATCH:
+                return processed
+        return processed
+
+    def _catch_up_merged(self, partitions: list[Any], max_batches: int | None) -> int:
+        """Several partitions: each batch takes the new records of every partition, merged by their time (each
+        partition's own order kept), and the index numbers the rows in that order, so lists across partitions
+        are newest first and their pages keep one order that only grows."""
+        processed = 0
+        batches = 0
+        while max_batches is None or batches < max_batches:
+            batches += 1
+            more = False
+            with self.store.transaction(lock_table="gambit_tracking") as cur:
+                streams, tracked = [], []
+                health = self.app.health
+                for number, partition in enumerate(partitions):
+                    if health is not None and health.unanswered(number):
+                        continue  # it did not answer lately: the others go on without waiting for it again
+                    name = tracking_name(number)
+                    cur.execute("SELECT position FROM gambit_tracking WHERE name = ?", (name,))
+                    row = cur.fetchone()
+                    try:
+                        notifications = partition.recorder.select_notifications((int(row[0]) if row else 0) + 1, BATCH)
+                    except Exception as exc:
+                        log.exception("index: partition %d could not be followed; the others go on", number)
+                        if health is not None:
+                            health.failed(number, exc)
+                        continue
+                    if not notifications:
+                        continue
+                    more = more or len(notifications) == BATCH
+                    tracked.append((name, row is not None, notifications[-1].id))
+                    events = [partition.mapper.to_domain_event(n) for n in notifications]
+                    streams.append([(event.timestamp, number, event) for event in events])
+                if not streams:
+                    return processed
+                # heapq.merge only ever takes the head of each partition's list: each keeps its own order.
+                merged = list(heapq.merge(*streams, key=lambda item: (item[0], item[1])))
+                base = _take_seqs(cur, len(merged))
+                for offset, (_, _, event) in enumerate(merged):
+                    self._fold(cur, base + offset + 1, event)
+                for name, exists, last in tracked:
+                    _track(cur, name, exists, last)
+                processed += len(merged)
+            if not more:
+                return processed
         return processed
 
     def rebuild(self) -> int:
-        """Drop every row and fold the whole store again."""
+        """Drop every row and fold the whole store (every partition) again."""
+        names = [tracking_name(number) for number in range(len(self.app.partitions))] + [SEQ_NAME]
         with self._lock, self.store.transaction(lock_table="gambit_tracking") as cur:
             cur.execute("DELETE FROM gambit_match_index")
             cur.execute("DELETE FROM gambit_bluff_calls")
             cur.execute("DELETE FROM gambit_disputes")
-            cur.execute("DELETE FROM gambit_tracking WHERE name = ?", (NAME,))
+            for name in names:
+                cur.execute("DELETE FROM gambit_tracking WHERE name = ?", (name,))
         return self.catch_up()
 
     def _fold(self, cur: Cursor, seq: int, stored: Any) -> None:

@@ -1,8 +1,12 @@
-"""One leader among every process serving a store: who keeps the clocks and scrubs the chains.
+"""One leader among every process serving a store: who keeps the clocks, scrubs the chains and keeps the log.
 
-Every `gambit serve` worker (on every host) contends; exactly one holds the leadership at a
-time, and when its process dies the leadership frees at once and another worker takes it
-within `RETRY_SECONDS`. Nothing needs a lease to expire, because the lock is the operating
+Every `gambit serve` worker (on every host) and the server's dedicated leader process (`gambit
+lead`, which the master starts and restarts) contend; exactly one holds the leadership at a
+time, and when its process dies the leadership frees at once and another takes it within
+`RETRY_SECONDS`. The workers defer to a dedicated leader process: while one holds its own lock
+(`LEAD_PROCESS`, held for its whole life), they do not contend, and a worker that leads steps
+down within `CHECK_SECONDS`; a worker's duties share its loop with its requests, and under load
+they fell seconds behind (docs/benchmarks.md, "The transparency log (issue 33)"). Nothing needs a lease to expire, because the lock is the operating
 system's or the database's and dies with its holder:
 
 - **PostgreSQL**: a session-level advisory lock (`pg_try_advisory_lock`) held on a connection of
@@ -34,6 +38,9 @@ log = logging.getLogger("gambit.leader")
 
 # The advisory lock's first key (the second is the schema's hash): apart from the store's own locks.
 LEADER_LOCK_CLASS = 7316506
+# The roles a lock is taken for: the leadership itself, and the dedicated leader process's presence.
+LEADER, LEAD_PROCESS = "leader", "lead-process"
+_LOCK_CLASSES = {LEADER: LEADER_LOCK_CLASS, LEAD_PROCESS: LEADER_LOCK_CLASS + 1}
 # How often a contender tries again, and how often the leader checks it still leads.
 RETRY_SECONDS = 1.0
 CHECK_SECONDS = 2.0
@@ -49,10 +56,14 @@ Duty = Callable[[threading.Event], None]
 
 
 class Leadership:
-    """The right to lead the processes serving one store: taken, checked and given back."""
+    """The right to lead the processes serving one store: taken, checked and given back.
 
-    def __init__(self, database_url: str) -> None:
+    `role` LEAD_PROCESS is another lock of the same kind: the one a dedicated leader process holds while it lives."""
+
+    def __init__(self, database_url: str, role: str = LEADER) -> None:
         self.database_url = database_url
+        self.role = role
+        self._lock_class = _LOCK_CLASSES[role]
         self.sqlite = database_url.startswith("sqlite:///")
         self._file: Any = None
         self._conn: Any = None
@@ -60,8 +71,8 @@ class Leadership:
 
     @property
     def lock_file(self) -> str:
-        """The file a SQLite store's leader locks (beside the database file)."""
-        return self.database_url[len("sqlite:///") :] + ".leader"
+        """The file a SQLite store's leader locks (beside the database file; `.lead-process` for that role)."""
+        return self.database_url[len("sqlite:///") :] + "." + self.role
 
     def try_acquire(self) -> bool:
         """Take the leadership if nobody holds it; True when this object holds it now."""
@@ -90,7 +101,7 @@ class Leadership:
             return False
         try:
             row = conn.execute(
-                "SELECT pg_try_advisory_lock(%s, hashtext(current_schema()))", (LEADER_LOCK_CLASS,)
+                "SELECT pg_try_advisory_lock(%s, hashtext(current_schema()))", (self._lock_class,)
             ).fetchone()
         except Exception:  # noqa: BLE001 - as above
             conn.close()
@@ -117,6 +128,16 @@ class Leadership:
                 self._conn = None
                 return False
 
+    def held_elsewhere(self) -> bool:
+        """Whether another process holds this lock now: tried, and given back at once when nobody did."""
+        with self._lock:
+            if self._file is not None or self._conn is not None:
+                return False
+        if self.try_acquire():
+            self.release()
+            return False
+        return True
+
     def release(self) -> None:
         """Give the leadership back (closing the file or the session frees the lock)."""
         with self._lock:
@@ -126,6 +147,12 @@ class Leadership:
                 self._file.close()
                 self._file = None
             if self._conn is not None:
+                # Unlocked before the close: the server ends a closed session (and frees its locks) only
+                # after the client has gone, so another contender asking at once could still be refused.
+                with contextlib.suppress(Exception):
+                    self._conn.execute(
+                        "SELECT pg_advisory_unlock(%s, hashtext(current_schema()))", (self._lock_class,)
+                    ).fetchone()
                 with contextlib.suppress(Exception):
                     self._conn.close()
                 self._conn = None
@@ -153,13 +180,18 @@ def lead_while(
     retry_seconds: float = RETRY_SECONDS,
     check_seconds: float = CHECK_SECONDS,
     on_change: Callable[[bool], None] | None = None,
+    defer: Callable[[], bool] | None = None,
 ) -> None:
     """Contend until `stop`: while leading, run every duty (each until the event it is given is set).
 
     A duty is handed an event set when the leadership ends (lost, or `stop`); the leadership is
-    given back only once every duty has returned, so two leaders never run at once.
+    given back only once every duty has returned, so two leaders never run at once. While `defer()`
+    says so (a preferred contender is there), this one does not contend, and steps down if it leads.
     """
     while not stop.is_set():
+        if defer is not None and defer():
+            stop.wait(retry_seconds)
+            continue
         if not leadership.try_acquire():
             stop.wait(retry_seconds)
             continue
@@ -171,7 +203,7 @@ def lead_while(
         for thread in running:
             thread.start()
         try:
-            while not stop.is_set() and leadership.holds():
+            while not stop.is_set() and leadership.holds() and not (defer is not None and defer()):
                 stop.wait(check_seconds)
         finally:
             ended.set()

@@ -1,8 +1,8 @@
 """Running the cross-match read models as their own process (`gambit project`).
 
-On PostgreSQL the runner wakes on the store's LISTEN/NOTIFY subscription (the eventsourcing
-library's `subscribe()`); on SQLite, which has no subscriptions, it polls. Either way the
-index folds from its tracked position, so a restart resumes where it stopped.
+On PostgreSQL the runner wakes on the wake each append sends after its commit (LISTEN, see
+projections/record_wakes.py), and polls as well; on SQLite it polls. Either way the index folds from
+its tracked position, so a restart resumes where it stopped and a wake lost loses nothing.
 """
 
 from __future__ import annotations
@@ -11,17 +11,19 @@ import logging
 import threading
 from collections.abc import Callable
 
-from domain.store import notifies_followers
 from projections.index import CrossMatchIndex
+from projections.record_wakes import Doorbell, can_wake
 
 log = logging.getLogger("gambit.projector")
 
 PROJECTIONS = ("cross-match-index",)
+# How often a runner woken by the appends' wakes looks anyway (a wake lost costs at most this).
+WOKEN_POLL_SECONDS = 2.0
 
 
 def can_subscribe(recorder: object) -> bool:
-    """Whether the store notifies followers: PostgreSQL's recorder does (LISTEN/NOTIFY), SQLite's cannot."""
-    return notifies_followers(recorder)
+    """Whether the store wakes followers after its appends: PostgreSQL's recorder does, SQLite's cannot."""
+    return can_wake(recorder)
 
 
 def follow(
@@ -38,23 +40,21 @@ def follow(
             on_batch(processed)
 
     fold_new()
-    recorder = index.app.recorder
-    if not can_subscribe(recorder):
-        while not stop.wait(poll_seconds):
-            fold_new()
-        return
-    with recorder.subscribe(gt=index.position()) as subscription:
+    bell = Doorbell([partition.recorder for partition in index.app.partitions])
+    interval = WOKEN_POLL_SECONDS if bell.listening else poll_seconds
 
-        def stop_following() -> None:
-            stop.wait()
-            subscription.stop()
+    def stop_following() -> None:
+        stop.wait()
+        bell.ring()
 
-        watcher = threading.Thread(target=stop_following, daemon=True)
-        watcher.start()
-        for _ in subscription:
-            if stop.is_set():
-                break
-            fold_new()
+    threading.Thread(target=stop_following, daemon=True, name="gambit-runner-stop").start()
+    try:
+        while not stop.is_set():
+            bell.wait(interval)
+            if not stop.is_set():
+                fold_new()
+    finally:
+        bell.close()
 
 
 def rebuild(index: CrossMatchIndex, name: str) -> int:

@@ -11,6 +11,11 @@ writes to the match (`MatchStore.write_problem`).
 It walks the store's notification log, so it finds every match the store holds (a read model
 could be edited to hide one), and keeps its place in `gambit_scrub_progress`: a new leader, or a
 recycled worker, goes on where the last one stopped.
+
+A partition that does not answer is no tampering: the scrub of its matches stops (PartitionUnavailable) with its
+place saved after the last match it checked, raising no alert, and goes on from there once the partition is back.
+It asks through the process's `PartitionHealth`, so while the partition is taken as down it fails at once instead
+of waiting out the event-store library's retries.
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from domain.errors import PartitionUnavailable
 from domain.match import MATCH_CREATED, match_record, project_match
+from domain.partition_health import PartitionHealth, reaching
 from domain.store import MatchStore, parse_match_id
 from projections.integrity import IntegrityAlerts
 from projections.sqlstore import SqlStore
@@ -55,6 +62,8 @@ class ScrubReport:
 
     checked: int = 0
     problems: dict[str, str] = field(default_factory=dict)
+    # Partition → why it was not scrubbed to the end (it did not answer): its matches after that were not checked.
+    unavailable: dict[int, str] = field(default_factory=dict)
 
 
 class Scrub:
@@ -67,9 +76,16 @@ class Scrub:
         alerts: IntegrityAlerts,
         on_checked: Callable[[str, str | None], None] | None = None,
         on_pass: Callable[[int], None] | None = None,
+        partition: int = 0,
+        health: PartitionHealth | None = None,
     ) -> None:
+        """The scrub of the matches in `app`, one partition's store (its place kept under its own name); `health`,
+        the process's, passes over the partition while it is taken as down."""
         self.app = app
         self.store = store
+        self.partition = partition
+        self.health = health
+        self.name = NAME if partition == 0 else f"{NAME}@{partition}"
         self.alerts = alerts
         self.on_checked = on_checked
         self.on_pass = on_pass
@@ -77,9 +93,13 @@ class Scrub:
             cur.execute(_SCHEMA)
 
     def check(self, match_id: str) -> str | None:
-        """Re-check one match's whole chain; a mismatch raises (or keeps) its integrity alert."""
+        """Re-check one match's whole chain; a mismatch raises (or keeps) its integrity alert. PartitionUnavailable
+        when the partition does not answer: the match was not checked, which is no mismatch."""
         try:
-            problem = whole_chain_problem(self.app, match_id)
+            with reaching(self.partition, self.health):
+                problem = whole_chain_problem(self.app, match_id)
+        except PartitionUnavailable:
+            raise
         except Exception as exc:
             log.exception("scrub: match %s could not be replayed", match_id)
             problem = f"its records could not be replayed ({type(exc).__name__})"
@@ -93,7 +113,8 @@ class Scrub:
         """Every match created after a notification position, with the position of its first record."""
         recorder = self.app.recorder
         while True:
-            notifications = recorder.select_notifications(position + 1, PAGE)
+            with reaching(self.partition, self.health):
+                notifications = recorder.select_notifications(position + 1, PAGE)
             for notification in notifications:
                 position = notification.id
                 if notification.originator_version != 1:
@@ -106,13 +127,17 @@ class Scrub:
                 return
 
     def run_pass(self, stop: threading.Event | None = None, rate: float = 0.0) -> ScrubReport:
-        """Check every match once from the start, at most `rate` a second (0: as fast as it goes)."""
+        """Check every match once from the start, at most `rate` a second (0: as fast as it goes); a partition that
+        does not answer ends the pass there, named in the report's `unavailable`."""
         report = ScrubReport()
-        for match_id, _ in self.matches_after(0):
-            if stop is not None and stop.is_set():
-                break
-            self._check_into(report, match_id)
-            _pace(stop, rate)
+        try:
+            for match_id, _ in self.matches_after(0):
+                if stop is not None and stop.is_set():
+                    break
+                self._check_into(report, match_id)
+                _pace(stop, rate)
+        except PartitionUnavailable as exc:
+            report.unavailable[self.partition] = str(exc)
         return report
 
     def keep_scrubbing(self, stop: threading.Event, rate: float, interval: float) -> None:
@@ -129,16 +154,24 @@ class Scrub:
                 log.info("scrub: a pass over every match begins")
             report = ScrubReport()
             finished = True
-            for match_id, at in self.matches_after(position):
-                if stop.is_set():
-                    finished = False
-                    break
-                self._check_into(report, match_id)
-                if report.checked % SAVE_EVERY == 0:
-                    self._save(at, started)
-                if report.checked % LOG_EVERY == 0:
-                    log.info("scrub: %d matches checked in this pass (log position %d)", report.checked, at)
-                _pace(stop, rate)
+            done = position  # the position of the last match checked
+            try:
+                for match_id, at in self.matches_after(position):
+                    if stop.is_set():
+                        finished = False
+                        break
+                    self._check_into(report, match_id)
+                    done = at
+                    if report.checked % SAVE_EVERY == 0:
+                        self._save(at, started)
+                    if report.checked % LOG_EVERY == 0:
+                        log.info("scrub: %d matches checked in this pass (log position %d)", report.checked, at)
+                    _pace(stop, rate)
+            except PartitionUnavailable:
+                # The place after the last match checked: on the partition's return none is checked twice in a pass.
+                if done != position:
+                    self._save(done, started)
+                raise
             if finished and not stop.is_set():
                 self._save(0, started)
                 log.info(
@@ -157,15 +190,15 @@ class Scrub:
 
     def _progress(self) -> tuple[int, float]:
         """Where the current pass stands (0: between passes) and when it (or the last) began (0: never)."""
-        rows = self.store.query("SELECT position, pass_started FROM gambit_scrub_progress WHERE name = ?", (NAME,))
+        rows = self.store.query("SELECT position, pass_started FROM gambit_scrub_progress WHERE name = ?", (self.name,))
         return (int(rows[0][0]), float(rows[0][1])) if rows else (0, 0.0)
 
     def _save(self, position: int, started: float) -> None:
         with self.store.transaction() as cur:
-            cur.execute("DELETE FROM gambit_scrub_progress WHERE name = ?", (NAME,))
+            cur.execute("DELETE FROM gambit_scrub_progress WHERE name = ?", (self.name,))
             cur.execute(
                 "INSERT INTO gambit_scrub_progress (name, position, pass_started) VALUES (?, ?, ?)",
-                (NAME, position, started),
+                (self.name, position, started),
             )
 
 

@@ -18,14 +18,18 @@ import hashlib
 import hmac
 import secrets
 import threading
+import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from domain.match import match_record
+from domain.match import MATCH_CREATED, match_record
+from domain.match_options import options_of
 from domain.records import canonical
 from domain.tlog import TILE_HEIGHT, TILE_WIDTH, Frontier, Hashes, entry_bundle, entry_bytes, leaf_hash
 from domain.tlog_note import Checkpoint, Note, Proof, Signature, parse_checkpoint, parse_note
+from domain.tlog_rotation import key_id_of, parse_retirement
 from projections.sqlstore import Cursor, SqlStore
+from projections.turns import in_turns
 
 BATCH = 2000
 LOG_NAME = "default"
@@ -38,6 +42,10 @@ _SCHEMA = [
     """CREATE INDEX IF NOT EXISTS gambit_log_entries_write ON gambit_log_entries (match_id, version)""",
     """CREATE TABLE IF NOT EXISTS gambit_log_nodes (level INTEGER NOT NULL, idx BIGINT NOT NULL,
        hash TEXT NOT NULL, PRIMARY KEY (level, idx))""",
+    # A key retirement's leaf (domain/tlog_rotation.py): its entry, by the retired key's id. Its row in
+    # gambit_log_entries (match_id '') holds its hash like any leaf's.
+    """CREATE TABLE IF NOT EXISTS gambit_log_retirements (retired_key_id TEXT PRIMARY KEY, idx BIGINT NOT NULL,
+       entry TEXT NOT NULL)""",
 ]
 
 # Signs a checkpoint body as the log: (note text, key name) → the signature line.
@@ -46,6 +54,21 @@ SignNote = Callable[[str, str], Signature]
 IsSealed = Callable[[str], bool]
 # Matches whose sealing the sequencer remembers before it forgets them all and looks again.
 REMEMBERED_MATCHES = 100_000
+
+
+class RetiredKeyError(RuntimeError):
+    """The sequencer's own signing key is one the log retired."""
+
+
+class KeyRetirer(Protocol):
+    """The signing key that retires the keys it replaced, in the log (service/signing.py's Signer)."""
+
+    key_id: str
+    previous_keys: tuple[str, ...]
+
+    def retirement_entry(self, log: str, retired_key: str, size: int) -> bytes:
+        """The leaf entry retiring `retired_key` at this log size, signed by this key."""
+        ...
 
 
 class TransparencyLog:
@@ -70,6 +93,8 @@ class TransparencyLog:
                 row = cur.fetchone()
         self.origin: str = row[0]
         self._secret: bytes | None = None
+        # Retired key id → the log size it was retired at (a retirement never ends, so it is kept once read).
+        self._retired: dict[str, int] = {}
         if origin and origin != self.origin:
             raise ValueError(
                 f"this store's log is named {self.origin!r}; GAMBIT_LOG_ORIGIN says {origin!r} (a log's name never changes)"
@@ -131,15 +156,45 @@ class TransparencyLog:
         if start + width > size:
             return None
         rows = self.store.query(
-            "SELECT match_id, version, head, key_id, salt FROM gambit_log_entries WHERE idx >= ? AND idx < ? ORDER BY idx",
+            "SELECT e.match_id, e.version, e.head, e.key_id, e.salt, r.entry FROM gambit_log_entries e"
+            " LEFT JOIN gambit_log_retirements r ON r.idx = e.idx WHERE e.idx >= ? AND e.idx < ? ORDER BY e.idx",
             (start, start + width),
         )
         return entry_bundle(
             [
-                entry_bytes(row[0], int(row[1]), row[2], row[3], bytes.fromhex(row[4]) if row[4] else None)
+                row[5].encode()
+                if row[5] is not None
+                else entry_bytes(row[0], int(row[1]), row[2], row[3], bytes.fromhex(row[4]) if row[4] else None)
                 for row in rows
             ]
         )
+
+    def retired_size(self, key_id: str) -> int | None:
+        """The log size at which a signing key was retired, or None while it is not."""
+        if key_id not in self._retired:
+            rows = self.store.query("SELECT idx FROM gambit_log_retirements WHERE retired_key_id = ?", (key_id,))
+            if not rows:
+                return None
+            self._retired[key_id] = int(rows[0][0])
+        return self._retired[key_id]
+
+    def retirements(self) -> list[tuple[int, bytes]]:
+        """(leaf index, entry) of every key retirement in the log, oldest first."""
+        rows = self.store.query("SELECT idx, entry FROM gambit_log_retirements ORDER BY idx")
+        return [(int(row[0]), row[1].encode()) for row in rows]
+
+    def allows(self, receipt: dict) -> bool:
+        """Whether the log lets a receipt stand as this service's: its key is not retired, or its write is a leaf
+        below the retirement (made before it). A retired key signs nothing after, even when it leaks."""
+        key_id = receipt.get("key_id")
+        size = self.retired_size(key_id) if isinstance(key_id, str) else None
+        if size is None:
+            return True
+        version = receipt.get("version")
+        if not isinstance(version, int):
+            return False
+        index = self.leaf_index(str(receipt.get("match_id")), version, str(receipt.get("head")))
+        return index is not None and index < size
 
     def leaf_index(self, match_id: str, version: int, head: str) -> int | None:
         """The index of the leaf of a write (its match, version and head), or None while it is not in the log."""
@@ -148,6 +203,15 @@ class TransparencyLog:
             (match_id, version, head),
         )
         return int(rows[0][0]) if rows else None
+
+    def newest_logged_version(self, match_id: str, size: int, upto: int) -> int | None:
+        """The newest version (at most `upto`) a write of a match ended at whose leaf is in the tree of `size` leaves,
+        or None when none is: a match's writes enter the log in their order, so every earlier write is in it too."""
+        rows = self.store.query(
+            "SELECT MAX(version) FROM gambit_log_entries WHERE match_id = ? AND idx < ? AND version <= ?",
+            (match_id, size, upto),
+        )
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     def proof(self, index: int, note: Note, checkpoint: Checkpoint) -> Proof:
         """The tlog-proof of leaf `index` against a checkpoint of this log."""
@@ -175,16 +239,28 @@ class Sequencer:
     """Integrates acknowledged writes into the log, in the store's commit order, and signs a checkpoint."""
 
     def __init__(
-        self, log: TransparencyLog, app: Any, is_ours: Callable[[dict], bool], sign: SignNote, is_sealed: IsSealed
+        self,
+        log: TransparencyLog,
+        app: Any,
+        is_ours: Callable[[dict], bool],
+        sign: SignNote,
+        is_sealed: IsSealed,
+        retirer: KeyRetirer | None = None,
+        retire_after: float = 0.0,
     ) -> None:
         """`app` is the match store followed; `is_ours(receipt)` tells a receipt this service signed; `sign`
         signs the checkpoint body under the log's origin; `is_sealed(match_id)` tells a match whose leaves are
-        sealed (one with a spectator delay: its progress must not show in the public log)."""
+        sealed (one with a spectator delay: its progress must not show in the public log); `retirer` retires the keys
+        it replaced, `retire_after` seconds after this sequencer first found one not yet retired (so processes still
+        signing with it during a rolling restart finish first)."""
         self.log = log
         self.app = app
         self.is_ours = is_ours
         self.sign = sign
         self.is_sealed = is_sealed
+        self.retirer = retirer
+        self.retire_after = retire_after
+        self._unretired_since: float | None = None
         self._sealed: dict[str, bool] = {}
         self._frontier: Frontier | None = None
         self._lock = threading.Lock()
@@ -193,13 +269,27 @@ class Sequencer:
         """Take in every write stored since the last call and sign a checkpoint of the new tree; returns the leaves
         added. The first call signs the empty tree's checkpoint."""
         added = 0
+        if self.retirer is not None and self.log.retired_size(self.retirer.key_id) is not None:
+            # A process still running with a key the log retired (a restart that outlived the retirement delay):
+            # whatever it signed now would be refused, so it signs no checkpoint and takes no write in.
+            raise RetiredKeyError(
+                f"this process signs with key {self.retirer.key_id}, which the log retired at size "
+                f"{self.log.retired_size(self.retirer.key_id)}: restart it with the new key"
+            )
         with self._lock:
             while True:
                 size, position = self.log.state()
                 notifications = self.app.recorder.select_notifications(position + 1, BATCH)
                 leaves = self._leaves(notifications)
+                # Whether each leaf is sealed is settled here, before the transaction: telling it may load a match,
+                # and a load inside would hold the log's table lock and a read-model connection across the
+                # round trips of every match new to the batch (under load, seconds each: the log fell behind).
+                self._settle_sealed(leaves)
                 last = notifications[-1].id if notifications else position
-                if not notifications and self.log.checkpoint_note() is not None:
+                final = len(notifications) < BATCH
+                # A key is retired after every write stored before is a leaf, in the same transaction: below it.
+                retiring = self._keys_to_retire() if final else []
+                if not notifications and not retiring and self.log.checkpoint_note() is not None:
                     return added
                 with self.log.store.transaction(lock_table="gambit_log_state") as cur:
                     cur.execute("SELECT size, position FROM gambit_log_state WHERE name = ?", (LOG_NAME,))
@@ -211,6 +301,7 @@ class Sequencer:
                     # The frontier moves with the rows: a transaction that fails leaves it to be read again.
                     self._frontier = None
                     self._append(cur, frontier, leaves)
+                    self._retire(cur, frontier, retiring)
                     checkpoint = Checkpoint(self.log.origin, frontier.size, frontier.root())
                     body = checkpoint.body()
                     note = Note(body, (self.sign(body, self.log.origin),))
@@ -219,9 +310,44 @@ class Sequencer:
                         (frontier.size, last, note.render(), LOG_NAME),
                     )
                 self._frontier = frontier
-                added += len(leaves)
-                if len(notifications) < BATCH:
+                added += len(leaves) + len(retiring)
+                if final:
                     return added
+
+    def _keys_to_retire(self) -> list[str]:
+        """The previous keys the retirer names that the log has not retired, once they are due."""
+        if self.retirer is None:
+            return []
+        pending = [
+            key
+            for key in dict.fromkeys(self.retirer.previous_keys)
+            if key_id_of(key) != self.retirer.key_id and self.log.retired_size(key_id_of(key)) is None
+        ]
+        if not pending:
+            self._unretired_since = None
+            return []
+        now = time.monotonic()
+        if self._unretired_since is None:
+            self._unretired_since = now
+        return pending if now - self._unretired_since >= self.retire_after else []
+
+    def _retire(self, cur: Cursor, frontier: Frontier, keys: list[str]) -> None:
+        if self.retirer is None:
+            return
+        for key in keys:
+            size = frontier.size
+            entry = self.retirer.retirement_entry(self.log.origin, key, size)
+            hashed = leaf_hash(entry)
+            cur.execute(
+                "INSERT INTO gambit_log_entries (idx, match_id, version, head, key_id, hash, salt)"
+                " VALUES (?, '', 0, '', ?, ?, NULL)",
+                (size, self.retirer.key_id, hashed.hex()),
+            )
+            cur.execute(
+                "INSERT INTO gambit_log_retirements (retired_key_id, idx, entry) VALUES (?, ?, ?)",
+                (key_id_of(key), size, entry.decode()),
+            )
+            _grow(cur, frontier, hashed)
 
     def _frontier_at(self, size: int) -> Frontier:
         if self._frontier is None or self._frontier.size != size:
@@ -229,9 +355,12 @@ class Sequencer:
         return self._frontier
 
     def _leaves(self, notifications: list[Any]) -> list[tuple[str, int, str, str]]:
-        """(match id, version, head, key id) of every write these records end: a record with this service's receipt."""
+        """(match id, version, head, key id) of every write these records end: a record with this service's receipt.
+
+        A match whose acknowledged creation is in these records is noted as sealed or not from its config on the
+        way, so its leaves need no load of the match to tell."""
         found = []
-        for notification in notifications:
+        for notification in in_turns(notifications):
             record = match_record(self.app.mapper.to_domain_event(notification))
             if record is None:
                 continue
@@ -247,30 +376,52 @@ class Sequencer:
                 or not self.is_ours(receipt)
             ):
                 continue
+            if record.kind == MATCH_CREATED:
+                # Told only from a creation this service acknowledged (its receipt signs the head that binds the
+                # config); any other is left to `is_sealed`, which loads the match and checks it.
+                self._remember_sealed(match_id, options_of(record.public.get("config", {})).spectator_delay > 0)
             found.append((match_id, record.originator_version, record.chain, str(receipt["key_id"])))
         return found
 
+    def _remember_sealed(self, match_id: str, sealed: bool) -> None:
+        if match_id not in self._sealed and len(self._sealed) >= REMEMBERED_MATCHES:
+            self._sealed.clear()
+        self._sealed[match_id] = sealed
+
+    def _settle_sealed(self, leaves: list[tuple[str, int, str, str]]) -> None:
+        """Tell, for every match of these leaves not known yet (one created before the batch), whether it is sealed."""
+        for match_id in dict.fromkeys(leaf[0] for leaf in leaves):
+            if match_id not in self._sealed:
+                self._remember_sealed(match_id, self.is_sealed(match_id))
+
     def _sealed_match(self, match_id: str) -> bool:
         if match_id not in self._sealed:
-            if len(self._sealed) >= REMEMBERED_MATCHES:
-                self._sealed.clear()
-            self._sealed[match_id] = self.is_sealed(match_id)
+            self._remember_sealed(match_id, self.is_sealed(match_id))
         return self._sealed[match_id]
 
     def _append(self, cur: Cursor, frontier: Frontier, leaves: list[tuple[str, int, str, str]]) -> None:
+        # One multi-row statement per table for the whole batch: on PostgreSQL a statement a leaf was a round trip a
+        # leaf, and under gevent the leading worker's requests ran between them, so the log fell behind under load.
+        entries: list[tuple] = []
+        nodes: list[tuple] = []
         for match_id, version, head, key_id in leaves:
             index = frontier.size
             salt = self.log.salt(match_id, version) if self._sealed_match(match_id) else None
             hashed = leaf_hash(entry_bytes(match_id, version, head, key_id, salt))
-            cur.execute(
-                "INSERT INTO gambit_log_entries (idx, match_id, version, head, key_id, hash, salt)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (index, match_id, version, head, key_id, hashed.hex(), salt.hex() if salt else None),
-            )
-            for level, node_index, value in frontier.append(hashed):
-                cur.execute(
-                    "INSERT INTO gambit_log_nodes (level, idx, hash) VALUES (?, ?, ?)", (level, node_index, value.hex())
-                )
+            entries.append((index, match_id, version, head, key_id, hashed.hex(), salt.hex() if salt else None))
+            nodes.extend((level, node_index, value.hex()) for level, node_index, value in frontier.append(hashed))
+        if entries:
+            cur.insert_rows("gambit_log_entries (idx, match_id, version, head, key_id, hash, salt)", entries)
+        if nodes:
+            cur.insert_rows("gambit_log_nodes (level, idx, hash)", nodes)
+
+
+def _grow(cur: Cursor, frontier: Frontier, hashed: bytes) -> None:
+    """Add a leaf hash to the frontier, storing the tile-level nodes it completes."""
+    for level, node_index, value in frontier.append(hashed):
+        cur.execute(
+            "INSERT INTO gambit_log_nodes (level, idx, hash) VALUES (?, ?, ?)", (level, node_index, value.hex())
+        )
 
 
 def b64(value: bytes) -> str:
@@ -292,4 +443,25 @@ def log_evidence(log: TransparencyLog, match_id: str, receipt: dict, since: int 
     if since is not None and 0 <= since <= checkpoint.size:
         proof = log.consistency(since, checkpoint.size)
         found["log_consistency"] = {"old": since, "proof": [b64(h) for h in proof]}
+    return found
+
+
+def retirement_evidence(log: TransparencyLog) -> dict[str, dict]:
+    """Each key retirement in the served checkpoint, by the retired key's id: the log size it was retired at, its leaf
+    entry and the tlog-proof of that leaf (what a verifier needs to hold the retired key to it, section 12)."""
+    note = log.cosigned_note() or log.checkpoint_note()
+    if note is None:
+        return {}
+    checkpoint = parse_checkpoint(note.text)
+    found = {}
+    for index, entry in log.retirements():
+        if index < checkpoint.size:
+            retired = parse_retirement(entry)
+            if retired is None:
+                continue
+            found[retired.retired_key_id] = {
+                "size": index,
+                "entry": entry.decode(),
+                "proof": log.proof(index, note, checkpoint).render(),
+            }
     return found

@@ -50,6 +50,12 @@ def build_gambit(settings: Settings) -> Gambit:
     log = TransparencyLog(store, settings.log_origin, lambda: f"gambit-log/{signer.key_id}")
     # Every receipt from now on names the log and promises its write a leaf within the merge delay.
     signer.promise_inclusion(log.origin, settings.log_merge_delay)
+    # A key the log retired signs nothing after its retirement: not a stored receipt, not a leaf (section 12).
+    signer.heed_retirements(log.allows)
+    logs = partition_logs(settings, store, log)
+    partition_signers = [signer.promising(each.origin, settings.log_merge_delay) for each in logs]
+    for each_signer, each_log in zip(partition_signers, logs, strict=True):
+        each_signer.heed_retirements(each_log.allows)  # a partition's writes are logged, and retired, in its own log
     alerts = IntegrityAlerts(store)
     env = storage_env(settings.database_url)
     matches = open_matches(
@@ -61,20 +67,45 @@ def build_gambit(settings: Settings) -> Gambit:
         max_disputes_per_filer=settings.max_disputes_per_filer,
         recent_matches=settings.recent_matches,
         seat_signatures=seat_signature_holds,
+        partition_envs=[storage_env(url) for url in settings.partition_urls] if settings.partition_urls else None,
+        partition_signers=partition_signers if settings.partition_urls else None,
     )
-    # The stream watcher polls the notification log (both stores), or on PostgreSQL may LISTEN.
+    # The stream watcher polls the notification logs (both stores), or on PostgreSQL may LISTEN for the appends' wakes.
     listen = settings.stream_watch == "listen" and env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
     server_metrics = metrics.Metrics()
     streams = metrics.MeteredStreamHub(
         server_metrics,
-        matches.store.recorder,
+        [partition.recorder for partition in matches.store.partitions],
         total=settings.max_streams,
         per_client=settings.max_streams_per_client,
         listen=listen,
     )
     return Gambit(
-        settings, matches, CrossMatchIndex(matches.store, store), alerts, signer, streams, server_metrics, log
+        settings, matches, CrossMatchIndex(matches.store, store), alerts, signer, streams, server_metrics, log, logs
     )
+
+
+def partition_logs(settings: Settings, store: SqlStore, first: TransparencyLog) -> list[TransparencyLog]:
+    """One transparency log per partition, each beside its partition's events (the first partition's is `first`,
+    the service's log as it was before partitions, when that partition is the shared store): partition k's log
+    is named after the first's, `<origin>/p<k>`."""
+    if len(settings.partition_urls) <= 1:
+        return [first]
+    logs = []
+    for number, url in enumerate(settings.partition_urls):
+        if number == 0 and url == settings.database_url:
+            logs.append(first)
+            continue
+        suffix = "" if number == 0 else f"/p{number}"
+        origin = f"{settings.log_origin}{suffix}" if settings.log_origin else None
+        where = store if url == settings.database_url else SqlStore(url)
+        logs.append(TransparencyLog(where, origin, _named_after(first, suffix)))
+    return logs
+
+
+def _named_after(first: TransparencyLog, suffix: str) -> Callable[[], str]:
+    """A partition log's default name: the first log's, with the partition's suffix."""
+    return lambda: f"{first.origin}{suffix}"
 
 
 class GambitFlask(Flask):

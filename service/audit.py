@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 from flask.views import MethodView
 
-from domain.errors import MatchNotFound
+from domain.errors import MatchNotFound, PartitionUnavailable
 from projections.audit import bluff_audit
 from projections.delay import SpectatorDelay
 from service.auth import caller
@@ -45,7 +45,8 @@ class BluffCalls(MethodView):
 
         A ruling past the version its caller may see of a running match (a held-back spectator's)
         is left out, so a page may hold fewer than `limit` calls; `next` still continues after the
-        last one looked at.
+        last one looked at. So is a running match's call when its partition does not answer (what
+        the caller may see of it is unknown): its match is named under `unavailable`.
         """
         g = gambit()
         match_id = text_arg("match_id")
@@ -56,29 +57,40 @@ class BluffCalls(MethodView):
             after=int_arg("after", None, minimum=0),
             limit=int_arg("limit", 50, minimum=1, maximum=MAX_PAGE),
         )
-        delays = _held_back({call["match_id"] for call in calls} | ({match_id} if match_id else set()))
+        delays, unavailable = _held_back({call["match_id"] for call in calls} | ({match_id} if match_id else set()))
         visible = [
-            c for c in calls if c["match_id"] not in delays or c["ruling_version"] <= delays[c["match_id"]].as_of
+            c
+            for c in calls
+            if c["match_id"] not in unavailable
+            and (c["match_id"] not in delays or c["ruling_version"] <= delays[c["match_id"]].as_of)
         ]
-        response = jsonify({"bluff_calls": visible, "next": None if cursor is None else str(cursor)})
+        body: dict = {"bluff_calls": visible, "next": None if cursor is None else str(cursor)}
+        if unavailable:
+            body["unavailable"] = sorted(unavailable)
+        response = jsonify(body)
         # Who is held back depends on the bearer token: no shared cache may answer another caller with it.
         response.vary.add("Authorization")
         response.headers["Cache-Control"] = "no-store"
         return mark(response, delays.get(match_id) if match_id else None)
 
 
-def _held_back(match_ids: set[str]) -> dict[str, SpectatorDelay]:
-    """The caller's delay in each of these matches that holds it back (running matches with a spectator delay)."""
+def _held_back(match_ids: set[str]) -> tuple[dict[str, SpectatorDelay], set[str]]:
+    """The caller's delay in each of these matches that holds it back (running matches with a spectator delay),
+    and the running ones whose partition does not answer (their delay cannot be known)."""
     g = gambit()
     delays = {}
+    unavailable = set()
     for match_id in g.index.unfinished(match_ids):
         try:
             delay = public_delay(g.matches.match(match_id))
         except MatchNotFound:
             continue
+        except PartitionUnavailable:
+            unavailable.add(match_id)
+            continue
         if delay is not None:
             delays[match_id] = delay
-    return delays
+    return delays, unavailable
 
 
 bp.add_url_rule("/matches/<match_id>/audit/bluffs", view_func=MatchBluffs.as_view("match_bluffs"))

@@ -19,6 +19,8 @@ REBUILDABLE = ("cross-match-index",)
 EXPORT_ROLES = ("organizer", "spectator")
 # `gambit scrub`: the exit code when a match fails its integrity checks.
 EXIT_SCRUB_FOUND = 1
+# `gambit scrub`: the exit code when no match failed but a partition did not answer (its matches were not all checked).
+EXIT_SCRUB_UNFINISHED = 2
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -123,6 +125,41 @@ def _clock(args: argparse.Namespace) -> int:
         gambit.close()
 
 
+def _lead(args: argparse.Namespace) -> int:
+    import contextlib
+    import signal
+    import threading
+
+    from service import logs
+    from service.keeper import run_lead_process
+    from service.settings import Settings
+
+    logs.configure()
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+
+    def orphaned() -> None:
+        # Started by `gambit serve`'s master: when the master dies (even killed), so does this process, as its
+        # workers do; the leadership frees with it and a server started again brings its own.
+        while not stop.wait(1.0):
+            if os.getppid() != args.parent:
+                stop.set()
+
+    if args.parent is not None:
+        threading.Thread(target=orphaned, daemon=True).start()
+
+    def ready() -> None:
+        if args.ready_fd is not None:
+            with contextlib.suppress(OSError):  # a master that stopped waiting closed its end
+                os.write(args.ready_fd, b"1")
+            os.close(args.ready_fd)
+
+    print(f"gambit lead: pid {os.getpid()} leads the processes serving the store when it can", flush=True)
+    run_lead_process(Settings.from_env(), stop, on_ready=ready)
+    return 0
+
+
 def _scrub(args: argparse.Namespace) -> int:
     from service.app import build_gambit
     from service.keeper import scrub_once
@@ -135,11 +172,15 @@ def _scrub(args: argparse.Namespace) -> int:
         gambit.close()
     for match_id, problem in report.problems.items():
         print(f"gambit scrub: match {match_id}: FAILED: {problem} (integrity alert raised)", flush=True)
+    for partition, why in sorted(report.unavailable.items()):
+        print(f"gambit scrub: partition {partition} NOT SCRUBBED to the end: {why}", flush=True)
     print(
         f"gambit scrub: {report.checked} matches checked, {len(report.problems)} failing their integrity checks",
         flush=True,
     )
-    return EXIT_SCRUB_FOUND if report.problems else 0
+    if report.problems:
+        return EXIT_SCRUB_FOUND
+    return EXIT_SCRUB_UNFINISHED if report.unavailable else 0
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -155,6 +196,12 @@ def _verify(args: argparse.Namespace) -> int:
         witness_keys=args.witness_key,
         quorum=args.quorum,
     )
+
+
+def _seat_commands(args: argparse.Namespace) -> int:
+    from service.seat_commands_cli import run_seat_commands
+
+    return run_seat_commands(args.path, args.seat, args.public_key, args.json)
 
 
 def _vkey_text(value: str) -> str:
@@ -271,6 +318,15 @@ def build_parser() -> argparse.ArgumentParser:
     clock = sub.add_parser("clock", help="record clock expiries as deadlines pass, across every timed match")
     clock.add_argument("--once", action="store_true", help="record the expiries due now and exit")
     clock.set_defaults(func=_clock)
+    lead = sub.add_parser(
+        "lead",
+        help="keep the clocks, scrub the chains and keep the log as the servers' leader, in a process of its own "
+        "(`gambit serve` starts one)",
+    )
+    # Given by `gambit serve`'s master: a pipe to tell it the lock was tried, and its pid (to end with it).
+    lead.add_argument("--ready-fd", type=int, default=None, help=argparse.SUPPRESS)
+    lead.add_argument("--parent", type=int, default=None, help=argparse.SUPPRESS)
+    lead.set_defaults(func=_lead)
     scrub = sub.add_parser(
         "scrub", help="re-check every match's whole chain now; exit 1 (and raise the integrity alert) on a mismatch"
     )
@@ -321,6 +377,21 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: 2 for an export of 2,000 lines or more, where a second core is free)",
     )
     verify.set_defaults(func=_verify)
+    seat_commands = sub.add_parser(
+        "seat-commands",
+        help="list every command an export attributes to a seat, and whether the seat's key signed each; "
+        "exit 1 when one is not signed by it",
+    )
+    seat_commands.add_argument("path", help="an export .ndjson file")
+    seat_commands.add_argument("seat", help="the seat, as the match names it (p1, south, …)")
+    seat_commands.add_argument(
+        "--public-key",
+        metavar="FILE",
+        help='the key you kept as the seat\'s own (JSON {"alg", "key"}, as your join sent it): only its '
+        "signatures prove a command yours, whatever key the export says the seat registered",
+    )
+    seat_commands.add_argument("--json", action="store_true", help="print the listing as JSON")
+    seat_commands.set_defaults(func=_seat_commands)
     witness = sub.add_parser("witness", help="run a witness that cosigns a log's checkpoints (C2SP tlog-witness)")
     witness.add_argument(
         "--state", default=os.environ.get("GAMBIT_WITNESS_STATE", "witness-state"), help="its key and state directory"

@@ -31,8 +31,21 @@ class Gambit:
     signer: Signer
     streams: StreamHub
     metrics: Metrics = field(default_factory=Metrics)
-    # The event store's transparency log (projections/tlog_log.py).
+    # The event store's transparency log (projections/tlog_log.py): the first partition's.
     log: TransparencyLog | None = None
+    # One log per partition, in the partitions' order (the first is `log`); empty: only `log`.
+    logs: list[TransparencyLog] = field(default_factory=list)
+
+    def partition_logs(self) -> list[TransparencyLog]:
+        """The transparency log of each partition, in order (one without partitions)."""
+        return self.logs or ([self.log] if self.log is not None else [])
+
+    def log_of(self, match_id: str) -> TransparencyLog | None:
+        """The log a match's writes enter: its partition's."""
+        logs = self.partition_logs()
+        if len(logs) <= 1:
+            return self.log
+        return logs[self.matches.store.partition_number(match_id)]
 
     def trailer_for(self, match: Match, log_since: int | None = None) -> dict:
         """The trailer an export of this match ends with: the receipt stored with its newest write.
@@ -48,14 +61,22 @@ class Gambit:
             "signature": None,
         }
         trailer = {"trailer": RECEIPT_FORMAT_V2 if "log" in receipt else RECEIPT_FORMAT, **receipt}
-        if self.log is not None and "log" in receipt:
-            trailer.update(log_evidence(self.log, match.match_id, receipt, log_since))
+        log = self.log_of(match.match_id)
+        if log is not None and ("log" in receipt or self._retired(receipt, log)):
+            # A receipt of a retired key (even one from before receipts named the log) needs its proof to stand.
+            trailer.update(log_evidence(log, match.match_id, receipt, log_since))
         if receipt["version"] < match.version:
             trailer["unreceipted"] = {"from": receipt["version"] + 1, "to": match.version}
         problem = self.matches.store.integrity_problem(match)
         if problem is not None:
             trailer["integrity_problem"] = problem
         return trailer
+
+    def _retired(self, receipt: dict, log: TransparencyLog) -> bool:
+        key_id = receipt.get("key_id")
+        if not isinstance(key_id, str) or key_id == self.signer.key_id:
+            return False  # the key signing now is never retired: no look-up for the receipts it makes
+        return log.retired_size(key_id) is not None
 
     def close(self) -> None:
         """End open streams and release the store's connections (tests and graceful shutdown)."""

@@ -18,8 +18,9 @@ from service.auth import bearer_token, organizer_of
 from service.bodies import StrictString, load
 from service.context import gambit, int_arg
 from service.delay import public_delay, shown_match
+from service.matches import each_readable
 from service.problems import Problem
-from service.tournaments import tournament_matches
+from service.tournaments import tournament_match_ids
 
 bp = Blueprint("entrants", __name__)
 
@@ -33,9 +34,17 @@ class RegisterEntrantBody(Schema):
     contact = StrictString(load_default=None, validate=validate.Length(max=200))
 
 
-def _shown(matches: list[Match]) -> list[Match]:
-    """The matches as a reader of a public resource may see them (held back by a spectator delay)."""
-    return [shown_match(m, public_delay(m)) for m in matches]
+def _shown(tournament: Tournament) -> tuple[list[Match], list[str]]:
+    """The tournament's matches as a reader of a public resource may see them (held back by a spectator delay),
+    and apart the ids of those whose partition does not answer (their seats cannot be listed now)."""
+    return each_readable(tournament_match_ids(tournament.tournament_id), lambda m: shown_match(m, public_delay(m)))
+
+
+def _with_unavailable(body: dict, unavailable: list[str]) -> Response:
+    """The body, naming under `unavailable` the matches whose partition does not answer (only when there are any)."""
+    if unavailable:
+        body["unavailable"] = unavailable
+    return jsonify(body)
 
 
 def _by_organizer(tournament: Tournament) -> bool:
@@ -92,13 +101,15 @@ class Entrants(MethodView):
         limit = int_arg("limit", 100, minimum=1, maximum=MAX_PAGE)
         entries = list(tournament.entrants.values())
         page = entries[after : after + limit]
-        seats = entrant_seats(_shown(tournament_matches(tournament))) if page else {}
-        return jsonify(
+        shown, unavailable = _shown(tournament) if page else ([], [])
+        seats = entrant_seats(shown)
+        return _with_unavailable(
             {
                 "tournament_id": tournament.tournament_id,
                 "entrants": [_entrant_body(e, seats.get(e["entrant_id"], []), organizer) for e in page],
                 "next_after": after + limit if len(entries) > after + limit else None,
-            }
+            },
+            unavailable,
         )
 
 
@@ -111,8 +122,11 @@ class EntrantItem(MethodView):
         tournament = g.matches.tournaments.tournament(tournament_id)
         organizer = _by_organizer(tournament)
         entry = g.matches.tournaments.entrant(tournament, entrant_id)
-        seats = entrant_seats(_shown(tournament_matches(tournament))).get(entry["entrant_id"], [])
-        return jsonify({"tournament_id": tournament.tournament_id, **_entrant_body(entry, seats, organizer)})
+        shown, unavailable = _shown(tournament)
+        seats = entrant_seats(shown).get(entry["entrant_id"], [])
+        return _with_unavailable(
+            {"tournament_id": tournament.tournament_id, **_entrant_body(entry, seats, organizer)}, unavailable
+        )
 
 
 class Invite(MethodView):
@@ -143,7 +157,8 @@ class Entry(MethodView):
         entry = g.matches.tournaments.entrant_by_invite(tournament, invite)
         if entry is None:
             raise Problem(401, "invalid_credentials", "the token is not a current invite of this tournament")
-        shown = {m.match_id: m for m in _shown(tournament_matches(tournament))}
+        readable, unavailable = _shown(tournament)
+        shown = {m.match_id: m for m in readable}
         matches = [
             {
                 "match_id": seat["match_id"],
@@ -154,13 +169,14 @@ class Entry(MethodView):
             }
             for seat in entrant_seats(shown.values()).get(entry["entrant_id"], [])
         ]
-        return jsonify(
+        return _with_unavailable(
             {
                 "tournament_id": tournament.tournament_id,
                 "tournament_name": tournament.name,
                 "entrant": {"entrant_id": entry["entrant_id"], "name": entry["name"]},
                 "matches": matches,
-            }
+            },
+            unavailable,
         )
 
 

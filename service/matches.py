@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
 from flask import Blueprint, Response, jsonify, url_for
 from flask.views import MethodView
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from domain.errors import TournamentNotFound, UnknownTournament
+from domain.errors import PartitionUnavailable, TournamentNotFound, UnknownTournament
 from domain.match import Match
 from domain.record_bounds import MAX_NAME, MAX_NOTE
 from domain.ruleset import ORGANIZER
@@ -25,6 +28,8 @@ from service.seat_signatures import usable_key
 bp = Blueprint("matches", __name__)
 
 MAX_PAGE = 200
+
+T = TypeVar("T")
 
 
 class CreateMatchBody(Schema):
@@ -84,6 +89,20 @@ def _summary(match: Match) -> dict:
     return body
 
 
+def each_readable(match_ids: Iterable[str], shown: Callable[[Match], T]) -> tuple[list[T], list[str]]:
+    """Each match (its latest version) as `shown` makes it, in order, and apart the ids of those whose partition
+    does not answer: a list across partitions is served all the same (the `unavailable` of GET /matches)."""
+    g = gambit()
+    found: list[T] = []
+    unavailable: list[str] = []
+    for match_id in match_ids:
+        try:
+            found.append(shown(g.matches.match(match_id)))
+        except PartitionUnavailable:
+            unavailable.append(match_id)
+    return found, unavailable
+
+
 def summary_response(body: dict, status: int = 200, headers: dict | None = None) -> Response:
     """A match summary with its version as the ETag."""
     response = jsonify(body)
@@ -128,13 +147,14 @@ class MatchCollection(MethodView):
             after=int_arg("after", None, minimum=0),
             limit=int_arg("limit", 50, minimum=1, maximum=MAX_PAGE),
         )
-        summaries = [full_summary(g.matches.match(i)) for i in ids]
-        return jsonify(
-            {
-                "matches": [s for s in summaries if status in (None, s["status"]) or "delay" not in s],
-                "next": None if cursor is None else str(cursor),
-            }
-        )
+        summaries, unavailable = each_readable(ids, full_summary)
+        body: dict[str, Any] = {
+            "matches": [s for s in summaries if status in (None, s["status"]) or "delay" not in s],
+            "next": None if cursor is None else str(cursor),
+        }
+        if unavailable:
+            body["unavailable"] = unavailable
+        return jsonify(body)
 
 
 class MatchItem(MethodView):

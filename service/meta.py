@@ -9,13 +9,16 @@ from flask.views import MethodView
 
 from domain import rulesets
 from domain.config_fields import describe_fields
-from domain.errors import MatchNotFound
+from domain.errors import MatchNotFound, PartitionUnavailable
 from domain.match_options import MatchOptions
+from domain.partition_health import reaching
 from domain.ruleset import config_to_dict
 from projections.scrub import whole_chain_problem
+from projections.tlog_log import retirement_evidence
 from service.bodies import command_fields, command_json_schema
 from service.context import Gambit, gambit
 from service.problems import Problem, problem_response
+from service.readiness import partition_reports
 from service.spec import class_summary, event_types, view_types
 
 bp = Blueprint("meta", __name__)
@@ -33,13 +36,29 @@ class Ready(MethodView):
     """/readyz"""
 
     def get(self) -> Response:
-        """The store answers; reports how far the cross-match index lags behind it."""
+        """The shared store answers; reports each partition: whether it answers and how far its followers lag.
+
+        A partition that does not answer leaves the host ready but `degraded` (service/readiness.py says why);
+        the host is unready while the shared store, or every partition, does not answer.
+        """
         g = gambit()
         try:
-            lag = g.index.lag()
+            g.index.position(0)  # the shared store: the read models every request reads
+            reports = partition_reports(g)
         except Exception as exc:  # noqa: BLE001 - any store failure means not ready, whatever the driver raised
             return problem_response(
                 Problem(503, "not_ready", f"the store does not answer ({type(exc).__name__})", "Not ready")
+            )
+        down = [r.partition for r in reports if not r.answers]
+        if len(down) == len(reports):
+            return problem_response(
+                Problem(
+                    503,
+                    "not_ready",
+                    f"no partition answers ({reports[0].cause})",
+                    "Not ready",
+                    partitions=[r.as_json() for r in reports],
+                )
             )
         alerts = _standing_alerts(g)
         if alerts:
@@ -53,7 +72,13 @@ class Ready(MethodView):
                     alerts=alerts,
                 )
             )
-        body: dict = {"status": "ready", "projection_lag": lag}
+        body: dict = {
+            "status": "degraded" if down else "ready",
+            "projection_lag": sum(r.projection_lag or 0 for r in reports),
+            "partitions": [r.as_json() for r in reports],
+        }
+        if down:
+            body["unavailable_partitions"] = down
         witnessing = _witnessing(g)
         if witnessing is not None:
             # Writes go on while witnesses are down: the service stays ready and says how far behind they are.
@@ -64,14 +89,17 @@ class Ready(MethodView):
 def _standing_alerts(g: Gambit) -> list[dict]:
     """Integrity alerts that still hold: each alerted match's whole chain is checked again, and cleared if clean.
 
-    The whole chain, not a load from the newest snapshot: the scrub's alerts are for records below it.
+    The whole chain, not a load from the newest snapshot: the scrub's alerts are for records below it. An
+    alert of a match whose partition does not answer stands until it can be checked.
     """
     standing = []
+    store = g.matches.store
     for alert in g.alerts.standing():
         try:
-            problem = whole_chain_problem(g.matches.store, alert["match_id"])
-        except MatchNotFound:
-            standing.append(alert)  # the whole match is gone from the store: that stands
+            with reaching(store.partition_number(alert["match_id"]), store.health):
+                problem = whole_chain_problem(store.store_of(alert["match_id"]), alert["match_id"])
+        except (MatchNotFound, PartitionUnavailable):
+            standing.append(alert)  # the whole match is gone from the store, or cannot be read now: that stands
             continue
         if problem is None:
             g.alerts.clear(alert["match_id"])
@@ -81,7 +109,7 @@ def _standing_alerts(g: Gambit) -> list[dict]:
 
 
 def _witnessing(g: Gambit) -> dict | None:
-    """How far witnessing is behind the log (service/witnessing.py), or None without witnesses."""
+    """How far witnessing is behind the first partition's log (service/witnessing.py), or None without witnesses."""
     if g.log is None or not g.settings.witnesses:
         return None
     from service.witnessing import witnessing_status
@@ -93,17 +121,16 @@ class MetricsView(MethodView):
     """/metrics"""
 
     def get(self) -> Response:
-        """Prometheus text format: requests, latencies, commands, projection lag."""
+        """Prometheus text format: requests, latencies, commands, and per partition its lags and whether it answers."""
         g = gambit()
         try:
-            lag = g.index.lag()
+            g.index.position(0)
+            reports = partition_reports(g)
         except Exception:  # noqa: BLE001 - an unreachable store must not hide the other metrics
-            lag = None
-        try:
-            witnessing = _witnessing(g)
-        except Exception:  # noqa: BLE001 - as above
-            witnessing = None
-        return Response(g.metrics.render(lag, witnessing), mimetype="text/plain; version=0.0.4")
+            reports = None
+        return Response(
+            g.metrics.render(reports, partitions=len(g.index.app.partitions)), mimetype="text/plain; version=0.0.4"
+        )
 
 
 class Rulesets(MethodView):
@@ -176,7 +203,10 @@ class SigningKey(MethodView):
 
     def get(self) -> Response:
         """The public half of the key that signs receipts and export trailers."""
-        return jsonify(gambit().signer.public_key_document())
+        g = gambit()
+        # Only a service that names previous keys can have retired one: no look-up otherwise.
+        retirements = retirement_evidence(g.log) if g.log is not None and g.signer.previous_keys else None
+        return jsonify(g.signer.public_key_document(retirements))
 
 
 bp.add_url_rule("/.well-known/gambit-signing-key", view_func=SigningKey.as_view("signing_key"))

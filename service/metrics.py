@@ -78,23 +78,56 @@ class Metrics:
             "Writes integrated into the transparency log as leaves.",
             registry=own,
         )
+        # Per partition (issue 34): one series each, labelled with its number (0 alone without partitions).
         self.witness_behind_leaves = Gauge(
             "gambit_log_witness_behind_leaves",
-            "Leaves of the log not yet in a checkpoint a quorum of witnesses cosigned, as /readyz reports.",
+            "Leaves of a partition's log not yet in a checkpoint a quorum of witnesses cosigned, as /readyz reports.",
+            ("partition",),
             multiprocess_mode="mostrecent",
             registry=own,
         )
         self.witness_behind_seconds = Gauge(
             "gambit_log_witness_behind_seconds",
-            "Seconds since the newest quorum checkpoint was cosigned while leaves wait for the next (0: none wait; "
-            "NaN: none cosigned yet).",
+            "Seconds since a partition's newest quorum checkpoint was cosigned while leaves wait for the next (0: none "
+            "wait; NaN: none cosigned yet, or the partition did not answer).",
+            ("partition",),
             multiprocess_mode="mostrecent",
             registry=own,
         )
         self.projection_lag = Gauge(
             "gambit_projection_lag",
-            "Store notifications the read model has not folded yet, as /readyz reports (NaN: the store did not answer).",
-            ("projection",),
+            "A partition's notifications the read model has not folded yet, as /readyz reports (NaN: the store did "
+            "not answer).",
+            ("partition", "projection"),
+            multiprocess_mode="mostrecent",
+            registry=own,
+        )
+        self.clock_lag = Gauge(
+            "gambit_clock_lag",
+            "A partition's notifications the clock keeper has not followed yet (NaN: unknown, or no keeper has run).",
+            ("partition",),
+            multiprocess_mode="mostrecent",
+            registry=own,
+        )
+        self.log_lag = Gauge(
+            "gambit_log_lag",
+            "A partition's notifications not yet integrated into its transparency log (NaN: unknown).",
+            ("partition",),
+            multiprocess_mode="mostrecent",
+            registry=own,
+        )
+        self.partition_up = Gauge(
+            "gambit_partition_up",
+            "1 while a partition's event store answers, 0 while it does not (NaN: the shared store did not answer).",
+            ("partition",),
+            multiprocess_mode="mostrecent",
+            registry=own,
+        )
+        self.partition_notifications = Gauge(
+            "gambit_partition_notifications",
+            "A partition's newest notification id: the appends it has taken (its rate over pg_stat_wal's wal_sync "
+            "rate is appends per WAL flush).",
+            ("partition",),
             multiprocess_mode="mostrecent",
             registry=own,
         )
@@ -105,7 +138,7 @@ class Metrics:
         )
         self.leader = Gauge(
             "gambit_leader",
-            "1 in the worker that keeps the clocks and scrubs the chains (projections/leadership.py), else 0.",
+            "1 in the process that keeps the clocks, scrubs the chains and keeps the log (projections/leadership.py), else 0.",
             multiprocess_mode="livesum",
             registry=own,
         )
@@ -181,24 +214,39 @@ class Metrics:
         """This process now holds `count` open streams."""
         self.followers.set(count)
 
-    def render(self, projection_lag: int | None, witnessing: dict | None = None) -> str:
-        """The Prometheus text exposition, with the projection lag (None: unknown) and how far witnessing is
-        behind (None: no witnesses) just measured."""
-        self.projection_lag.labels(projection="cross-match-index").set(
-            float("nan") if projection_lag is None else projection_lag
-        )
-        if witnessing is not None:
-            self.witness_behind_leaves.set(witnessing["behind_leaves"])
-            seconds = witnessing["behind_seconds"]
-            self.witness_behind_seconds.set(float("nan") if seconds is None else seconds)
+    def render(self, reports: list[Any] | None, partitions: int = 1) -> str:
+        """The Prometheus text exposition, with each partition's report just made (service/readiness.py; None: the
+        shared store did not answer, so nothing is known of the `partitions` partitions)."""
+        nan = float("nan")
+
+        def known(value: float | None) -> float:
+            return nan if value is None else value
+
+        for report in reports or []:
+            number = str(report.partition)
+            self.partition_up.labels(partition=number).set(1 if report.answers else 0)
+            self.projection_lag.labels(partition=number, projection="cross-match-index").set(
+                known(report.projection_lag)
+            )
+            self.clock_lag.labels(partition=number).set(known(report.clock_lag))
+            self.log_lag.labels(partition=number).set(known(report.log_lag))
+            if report.head is not None:
+                self.partition_notifications.labels(partition=number).set(report.head)
+            if report.witnessing is not None:
+                self.witness_behind_leaves.labels(partition=number).set(report.witnessing["behind_leaves"])
+                self.witness_behind_seconds.labels(partition=number).set(known(report.witnessing["behind_seconds"]))
+        if reports is None:
+            for number in map(str, range(partitions)):
+                self.partition_up.labels(partition=number).set(nan)
+                self.projection_lag.labels(partition=number, projection="cross-match-index").set(nan)
         return generate_latest(self.registry).decode()
 
 
 class MeteredStreamHub(StreamHub):
     """A stream hub that keeps the followers gauge in step with its open streams."""
 
-    def __init__(self, metrics: Metrics, recorder: Any, **caps: Any) -> None:
-        super().__init__(recorder, **caps)
+    def __init__(self, metrics: Metrics, recorders: Any, **caps: Any) -> None:
+        super().__init__(recorders, **caps)
         self._metrics = metrics
         self._publish_lock = threading.Lock()
 

@@ -19,6 +19,7 @@ from typing import TextIO
 
 from domain.tlog import TILE_HEIGHT, TILE_WIDTH, Hashes, leaf_hash, read_entry_bundle, tile_path
 from domain.tlog_note import Checkpoint, NoteError, parse_checkpoint, parse_note
+from domain.tlog_rotation import is_retirement, parse_retirement
 from service.log_keys import NoteKey
 
 # Fetches a path under the log's URL (`checkpoint`, `tile/…`): its bytes; OSError when it cannot.
@@ -42,6 +43,7 @@ class MonitorState:
     root: str = ""
     heads: dict[str, str] = field(default_factory=dict)  # "match_id version" → head
     sealed: int = 0
+    retired: dict[str, int] = field(default_factory=dict)  # retired signing key id → the log size it was retired at
 
     @classmethod
     def load(cls, path: Path) -> MonitorState:
@@ -128,8 +130,18 @@ class Monitor:
         if isinstance(value, dict) and set(value) == {"sealed"}:
             self.state.sealed += 1
             return []
+        retirement = parse_retirement(entry) if is_retirement(entry) else None
+        if retirement is not None:
+            if retirement.size != index:
+                return [f"entry {index} retires key {retirement.retired_key_id} at size {retirement.size}, not its own"]
+            self.state.retired.setdefault(retirement.retired_key_id, index)
+            return []
         if not isinstance(value, dict) or not {"match_id", "version", "head"} <= set(value):
-            return [f"entry {index} is neither a write nor a sealed one"]
+            return [f"entry {index} is neither a write, a sealed one nor a key retirement"]
+        retired_at = self.state.retired.get(str(value.get("key_id")))
+        if retired_at is not None:
+            # A retired key signs nothing after its retirement: such a leaf is a leaked key's write, logged.
+            return [f"entry {index} is a write by key {value.get('key_id')}, retired at log size {retired_at}"]
         key = f"{value['match_id']} {value['version']}"
         seen = self.state.heads.get(key)
         if seen is not None and seen != value["head"]:

@@ -33,6 +33,7 @@ _MATCH_ERROR_STATUS = {
     errors.TournamentNotFound: 404,
     errors.UnknownTournament: 422,
     errors.IntegrityAlert: 503,
+    errors.PartitionUnavailable: 503,
     errors.EntrantNotFound: 404,
     errors.InvalidInvite: 403,
     errors.SeatReserved: 403,

@@ -23,6 +23,7 @@ DEFAULT_SCRUB_RATE = 10.0
 DEFAULT_SCRUB_INTERVAL = 3600.0
 DEFAULT_LOG_MERGE_DELAY = 60
 DEFAULT_LOG_INTERVAL = 0.5
+DEFAULT_KEY_RETIREMENT_DELAY = 300.0
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,9 @@ class Settings:
 
     database_url: str
     data_dir: str
+    # The event stores matches are partitioned over (domain/partitions.py), in order; empty: the one store of
+    # `database_url`. With them, `database_url` keeps the read models, tournaments and the access trail.
+    partition_urls: tuple[str, ...] = ()
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     signing_key: str | None = None
     # Public keys of earlier signing keys (base64, comma-separated): receipts they signed stay valid.
@@ -52,12 +56,16 @@ class Settings:
     max_streams: int = DEFAULT_MAX_STREAMS
     max_streams_per_client: int = DEFAULT_MAX_STREAMS_PER_CLIENT
     # How the stream watcher learns of new records: "poll" (one query per 0.25 s per process, any
-    # store) or "listen" (PostgreSQL LISTEN/NOTIFY: a wake at once, but a query per write per process).
+    # store) or "listen" (PostgreSQL: LISTEN for the wake each append sends after its commit, polling
+    # every 2 s as well: a read at once, but a query per write per process).
     stream_watch: str = "poll"
     # How many reverse proxies in front of the service set X-Forwarded-For; 0 trusts none.
     trusted_proxies: int = 0
-    # Whether `gambit serve` keeps the clocks itself (in one leading worker); off: run `gambit clock`.
+    # Whether `gambit serve` keeps the clocks itself (in its leader); off: run `gambit clock`.
     keep_clocks: bool = True
+    # Whether `gambit serve` runs its leader's duties in a process of their own (`gambit lead`, started by the
+    # master), the workers leading only while it is down; off: one worker leads. Programmatic Settings(): off.
+    lead_process: bool = False
     # The background scrub: matches re-checked a second (0: off), and seconds from one pass's start to the next's.
     scrub_rate: float = DEFAULT_SCRUB_RATE
     scrub_interval: float = DEFAULT_SCRUB_INTERVAL
@@ -70,6 +78,9 @@ class Settings:
     # The witnesses the log asks to cosign its checkpoints (service/witnessing.py) and how many must.
     witnesses: tuple = ()
     witness_quorum: int = 0
+    # Seconds after the leader first finds a previous signing key not yet retired in the log before it retires it
+    # (processes still signing with it finish a rolling restart first). Programmatic Settings() retire at once.
+    key_retirement_delay: float = 0.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -80,6 +91,7 @@ class Settings:
         return cls(
             database_url=url,
             data_dir=data_dir,
+            partition_urls=_partition_urls(env.get("GAMBIT_PARTITION_URLS", "")),
             max_body_bytes=int(env.get("GAMBIT_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)),
             signing_key=env.get("GAMBIT_SIGNING_KEY") or None,
             previous_signing_keys=tuple(
@@ -99,11 +111,13 @@ class Settings:
             stream_watch=_one_of(env, "GAMBIT_STREAM_WATCH", ("poll", "listen"), "poll"),
             trusted_proxies=int(env.get("GAMBIT_TRUSTED_PROXIES", "0")),
             keep_clocks=_one_of(env, "GAMBIT_SERVE_KEEPS_CLOCKS", ("on", "off"), "on") == "on",
+            lead_process=_one_of(env, "GAMBIT_LEAD_PROCESS", ("on", "off"), "on") == "on",
             scrub_rate=_non_negative(env, "GAMBIT_SCRUB_RATE", DEFAULT_SCRUB_RATE),
             scrub_interval=_non_negative(env, "GAMBIT_SCRUB_INTERVAL", DEFAULT_SCRUB_INTERVAL),
             log_origin=_origin(env.get("GAMBIT_LOG_ORIGIN", "")),
             log_merge_delay=int(_non_negative(env, "GAMBIT_LOG_MERGE_DELAY", DEFAULT_LOG_MERGE_DELAY)),
             log_interval=_non_negative(env, "GAMBIT_LOG_INTERVAL", DEFAULT_LOG_INTERVAL),
+            key_retirement_delay=_non_negative(env, "GAMBIT_KEY_RETIREMENT_DELAY", DEFAULT_KEY_RETIREMENT_DELAY),
             **_witnessing(env),
         )
 
@@ -117,6 +131,21 @@ class Settings:
             self.rate_limit_storage,
             self.rate_limit_storage_timeout,
         )
+
+
+def _partition_urls(text: str) -> tuple[str, ...]:
+    """GAMBIT_PARTITION_URLS: store URLs separated by commas (a schema as `?schema=`); a bad one fails at start."""
+    from domain.store import storage_env
+
+    urls = tuple(part.strip() for part in text.split(",") if part.strip())
+    for url in urls:
+        try:
+            storage_env(url)
+        except ValueError as exc:
+            raise ValueError(f"GAMBIT_PARTITION_URLS: {exc}") from None
+    if len(set(urls)) != len(urls):
+        raise ValueError("GAMBIT_PARTITION_URLS names one store twice")
+    return urls
 
 
 def _one_of(env: Mapping[str, str], name: str, allowed: tuple[str, ...], default: str) -> str:

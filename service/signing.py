@@ -8,14 +8,17 @@ or given by GAMBIT_SIGNING_KEY (a PEM, or a path to one). Its public half is ser
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import os
 import pathlib
+from collections.abc import Callable
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from domain.tlog_note import Signature
+from domain.tlog_rotation import retirement_entry, retirement_statement
 from service.log_keys import sign_note
 from service.receipt_signatures import RECEIPT_V2, key_id_of, receipt_message, receipt_message_v2, signed_by
 
@@ -37,10 +40,27 @@ class Signer:
         # The log this service promises to enter every write in, and within how many seconds (receipt v2).
         self.log_origin: str | None = None
         self.merge_delay: int | None = None
+        # Whether the log lets a receipt stand: one of a key retired in the log must be a leaf below its retirement.
+        self._log_allows: Callable[[dict], bool] | None = None
+
+    def heed_retirements(self, allows: Callable[[dict], bool]) -> None:
+        """Check every receipt against the log's key retirements too (projections/tlog_log.TransparencyLog.allows)."""
+        self._log_allows = allows
+
+    def retirement_entry(self, log: str, retired_key: str, size: int) -> bytes:
+        """The log leaf retiring an earlier key at this log size, signed by this key (docs/verification.md, 12)."""
+        signature = base64.b64encode(self._key.sign(retirement_statement(log, retired_key, size))).decode()
+        return retirement_entry(retired_key, size, self.key_id, signature)
 
     def promise_inclusion(self, log_origin: str, merge_delay: int) -> None:
         """Sign v2 receipts from now on: each promises its write a leaf of this log within the merge delay."""
         self.log_origin, self.merge_delay = log_origin, merge_delay
+
+    def promising(self, log_origin: str, merge_delay: int) -> Signer:
+        """This signer (the same key) promising another log: a partition's writes name its own log (issue 34)."""
+        other = copy.copy(self)
+        other.promise_inclusion(log_origin, merge_delay)
+        return other
 
     def note_signature(self, text: str, name: str) -> Signature:
         """The service key's signed-note signature of a note (the log's checkpoints), under a key name."""
@@ -84,8 +104,14 @@ class Signer:
         return cls(key, previous)
 
     def verify(self, receipt: dict) -> bool:
-        """Whether a receipt carries a valid signature of this key or an earlier one (receipts read back)."""
-        return any(check(receipt) for check in self._trusted)
+        """Whether a receipt carries a valid signature of this key or an earlier one (receipts read back), and, for a
+        key the log retired, is of a write the log took in before the retirement."""
+        if not any(check(receipt) for check in self._trusted):
+            return False
+        # The key signing now is not retired (the log retires only keys named as previous): no look-up on its receipts.
+        if receipt.get("key_id") == self.key_id or self._log_allows is None:
+            return True
+        return self._log_allows(receipt)
 
     def derived_key(self, purpose: str) -> bytes:
         """A secret key for one purpose (sealing snapshots), derived from the signing key."""
@@ -94,8 +120,16 @@ class Signer:
         )
         return hashlib.sha256(b"gambit-derived-key\0" + purpose.encode() + b"\0" + raw).digest()
 
-    def public_key_document(self) -> dict:
-        """What /.well-known/gambit-signing-key serves."""
+    def public_key_document(self, retirements: dict[str, dict] | None = None) -> dict:
+        """What /.well-known/gambit-signing-key serves; `retirements` (by retired key id) adds each previous key's
+        retirement in the log, with its entry and proof."""
+        retired = retirements or {}
+        previous = []
+        for key in self.previous_keys:
+            item: dict[str, object] = {"public_key": key, "key_id": key_id_of(key)}
+            if key_id_of(key) in retired:
+                item["retired"] = retired[key_id_of(key)]
+            previous.append(item)
         return {
             "algorithm": ALGORITHM,
             "public_key": self.public_key_b64,
@@ -105,7 +139,8 @@ class Signer:
             "signs_v2": f'canonical({{"receipt": "{RECEIPT_V2}", "match_id", "version", "head", "log", "merge_delay"}})',
             # The keys this service signed with before a rotation: receipts kept from then name one of
             # them, and `gambit verify --key` given this document checks each receipt against its own key.
-            "previous_keys": [{"public_key": key, "key_id": key_id_of(key)} for key in self.previous_keys],
+            # With the log, each retired one carries its retirement: the size, the leaf entry, its tlog-proof.
+            "previous_keys": previous,
         }
 
     def receipt(self, match_id: str, version: int, head: str) -> dict:

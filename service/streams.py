@@ -4,9 +4,9 @@ An idle SSE follower must cost neither a request thread nor a query per poll. `g
 runs gevent workers (deploy/gunicorn.conf.py), so a waiting stream is a parked greenlet; and
 streams do not poll the store themselves: one watcher per process follows the store's
 notification log — by default one query for the newest notifications every 0.25 s, on either
-store; on PostgreSQL optionally LISTEN/NOTIFY through the event-sourcing library's subscription,
-which wakes at once but reads the log after every write — and wakes only the followers of the
-matches that got new records. So a thousand idle followers cost a thousand parked greenlets and
+store; on PostgreSQL optionally woken by the wake each append sends after its commit (LISTEN,
+projections/record_wakes.py), which reads the log at once after a write, and polls as well — and wakes
+only the followers of the matches that got new records. So a thousand idle followers cost a thousand parked greenlets and
 one query per 0.25 s per process.
 
 Caps keep one client from taking a worker's streams: at most `per_client` open streams per
@@ -21,11 +21,15 @@ import time
 from collections import Counter
 from typing import Any
 
+from domain.partition_health import RETRY_UNANSWERED_AFTER
+from projections.record_wakes import Doorbell
 from service.problems import Problem
 
 log = logging.getLogger("gambit.streams")
 
 POLL_SECONDS = 0.25
+# How often a watcher woken by the appends' wakes reads the log anyway (a wake lost costs at most this).
+WOKEN_POLL_SECONDS = 2.0
 # How long closing waits for the watcher: a poll, or the pause after a store hiccup, and a query.
 WATCHER_STOP_SECONDS = 10.0
 RETRY_AFTER_SECONDS = 5
@@ -53,8 +57,9 @@ class Follower:
 class StreamHub:
     """The followers of one process, its caps, and the watcher that wakes them."""
 
-    def __init__(self, recorder: Any, *, total: int, per_client: int, listen: bool) -> None:
-        self._recorder = recorder
+    def __init__(self, recorders: Any, *, total: int, per_client: int, listen: bool) -> None:
+        """A hub following the logs of `recorders` (one recorder, or one per partition)."""
+        self._recorders = list(recorders) if isinstance(recorders, list | tuple) else [recorders]
         self.total = total
         self.per_client = per_client
         self._listen = listen
@@ -63,7 +68,7 @@ class StreamHub:
         self._clients: Counter[str] = Counter()
         self._open = 0
         self._watcher: threading.Thread | None = None
-        self._subscription: Any = None
+        self._bell: Doorbell | None = None
         self._stopped = False
 
     @property
@@ -110,8 +115,8 @@ class StreamHub:
     def close(self) -> None:
         """Stop the watcher and wake every stream so it ends (graceful shutdown, tests)."""
         self._stopped = True
-        if self._subscription is not None:
-            self._subscription.stop()
+        if self._bell is not None:
+            self._bell.close()
         self._ring_everyone()
         # The store closes next: a watcher still inside a query on a closed SQLite connection
         # crashes the whole process, so it must have stopped first.
@@ -141,36 +146,54 @@ class StreamHub:
     def _watch(self) -> None:
         while not self._stopped:
             try:
-                if self._listen:
-                    self._watch_notifications()
-                else:
-                    self._poll_notifications()
+                self._poll_notifications()
             except Exception as exc:  # noqa: BLE001 - the watcher must outlive a store hiccup
                 log.warning("stream watcher restarting after: %s", exc)
                 self._ring_everyone()
                 time.sleep(1.0)
 
     def _poll_notifications(self) -> None:
-        position = self._recorder.max_notification_id() or 0
-        # Records written before the watcher knew its position reach nobody's bell: look once.
-        self._ring_everyone()
+        if self._listen and self._bell is None:
+            self._bell = Doorbell(self._recorders)
+        bell = self._bell
+        positions: list[int | None] = [None] * len(self._recorders)
+        # A partition that did not answer is passed over for a while: asking it waits out the library's retries,
+        # and the other partitions' followers would wait with it.
+        unanswered_until: dict[int, float] = {}
         while not self._stopped:
-            fresh = self._recorder.select_notifications(position, 500, inclusive_of_start=False)
-            if fresh:
-                position = fresh[-1].id
-                self._ring({str(n.originator_id) for n in fresh})
-            if len(fresh) < 500:
-                time.sleep(POLL_SECONDS)
+            full = False
+            unknown = [number for number, position in enumerate(positions) if position is None]
+            for number, recorder in enumerate(self._recorders):
+                if time.monotonic() < unanswered_until.get(number, 0.0):
+                    continue
+                try:
+                    full = self._look(number, recorder, positions) or full
+                except Exception as exc:  # one partition down must not stop the others' streams
+                    if len(self._recorders) == 1:
+                        raise
+                    log.warning("stream watcher: partition %d does not answer (looking again shortly): %s", number, exc)
+                    positions[number] = None
+                    unanswered_until[number] = time.monotonic() + RETRY_UNANSWERED_AFTER
+            if any(positions[number] is not None for number in unknown):
+                # Records written before the watcher knew a log's position reach nobody's bell: look once.
+                self._ring_everyone()
+            if not full:
+                if bell is None:
+                    time.sleep(POLL_SECONDS)
+                else:
+                    bell.wait(WOKEN_POLL_SECONDS)
 
-    def _watch_notifications(self) -> None:
-        position = self._recorder.max_notification_id() or 0
-        with self._recorder.subscribe(gt=position) as subscription:
-            self._subscription = subscription
-            self._ring_everyone()
-            for notification in subscription:
-                if self._stopped:
-                    return
-                self._ring({str(notification.originator_id)})
+    def _look(self, number: int, recorder: Any, positions: list[int | None]) -> bool:
+        """Ring the followers of matches with new records in one log; True when more may be waiting at once."""
+        position = positions[number]
+        if position is None:
+            positions[number] = recorder.max_notification_id() or 0
+            return False
+        fresh = recorder.select_notifications(position, 500, inclusive_of_start=False)
+        if fresh:
+            positions[number] = fresh[-1].id
+            self._ring({str(n.originator_id) for n in fresh})
+        return len(fresh) == 500
 
 
 def _full(detail: str) -> Problem:

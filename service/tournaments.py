@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from flask import Blueprint, Response, jsonify, url_for
 from flask.views import MethodView
@@ -16,7 +17,7 @@ from projections.standings import CSV_COLUMNS, csv_cell, standings
 from service.auth import organizer_of
 from service.bodies import StrictString, load
 from service.context import gambit, int_arg
-from service.matches import full_summary
+from service.matches import each_readable, full_summary
 
 bp = Blueprint("tournaments", __name__)
 
@@ -66,28 +67,33 @@ class TournamentItem(MethodView):
     def get(self, tournament_id: str) -> Response:
         """The tournament with a page of its matches (oldest first) and the standings of all of them (public).
 
-        `after` counts the matches already read (the previous page's `next_after`).
+        `after` counts the matches already read (the previous page's `next_after`). A match whose partition does
+        not answer is named under `unavailable` instead: the page is served without it, and `standings` is null,
+        since standings without one of the matches could be wrong (a missing result moves points and Buchholz).
         """
         g = gambit()
         tournament = g.matches.tournaments.tournament(tournament_id)
         after = int_arg("after", 0, minimum=0)
         limit = int_arg("limit", 100, minimum=1, maximum=200)
-        matches = tournament_matches(tournament)
-        page = matches[after : after + limit]
-        return jsonify(
-            {
-                "tournament_id": tournament.tournament_id,
-                "name": tournament.name,
-                "created_at": tournament.created_at,
-                "matches": [full_summary(m) for m in page],
-                "next_after": after + limit if len(matches) > after + limit else None,
-                "standings": tournament_standings(tournament, matches),
-            }
-        )
+        ids = tournament_match_ids(tournament.tournament_id)
+        on_page = set(ids[after : after + limit])
+        read, unavailable = each_readable(ids, lambda m: (m, full_summary(m) if m.match_id in on_page else None))
+        body: dict[str, Any] = {
+            "tournament_id": tournament.tournament_id,
+            "name": tournament.name,
+            "created_at": tournament.created_at,
+            "matches": [shown for _, shown in read if shown is not None],
+            "next_after": after + limit if len(ids) > after + limit else None,
+            "standings": None if unavailable else tournament_standings(tournament, [m for m, _ in read]),
+        }
+        if unavailable:
+            body["unavailable"] = unavailable
+        return jsonify(body)
 
 
 def tournament_matches(tournament: Tournament) -> list[Match]:
-    """Every match of the tournament as it stands now, oldest first."""
+    """Every match of the tournament as it stands now, oldest first; PartitionUnavailable (503) when the partition
+    of any does not answer, before anything is done with the others (for what would be wrong without one)."""
     g = gambit()
     return [g.matches.match(i) for i in tournament_match_ids(tournament.tournament_id)]
 
@@ -102,7 +108,10 @@ class StandingsCsv(MethodView):
     """/tournaments/{id}/standings.csv"""
 
     def get(self, tournament_id: str) -> Response:
-        """The standings as CSV, a header row first; cells a spreadsheet would run as formulas are escaped (public)."""
+        """The standings as CSV, a header row first; cells a spreadsheet would run as formulas are escaped (public).
+
+        A table has no room to say a match is missing: while the partition of any match of the tournament does not
+        answer, this answers 503 `partition_unavailable` naming it rather than standings that could be wrong."""
         tournament = gambit().matches.tournaments.tournament(tournament_id)
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\r\n")

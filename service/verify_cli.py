@@ -159,6 +159,7 @@ def run_verify(
     witness_keys: list[str] | None = None,
     quorum: int | None = None,
     now: Callable[[], float] | None = None,
+    redecide: bool = True,
 ) -> int:
     """Verify one export or a directory of them.
 
@@ -171,6 +172,9 @@ def run_verify(
     `witness_keys` (with `quorum`, more than half of them): each export's write must be in a checkpoint cosigned by
     that many of these witnesses; `now` (the time, injectable) measures a receipt's merge delay.
 
+    `redecide=False` is for bench/verify_cost.py alone (the cost of the `commands` check): `gambit verify` has no
+    option for it and always re-decides.
+
     Exit code: 0 every export VERIFIED (with a key); 1 any FAILED; 4 none failed but a write is not yet in a
     checkpoint a quorum of witnesses cosigned, within its merge delay (PENDING); 3 none failed or waits but no key
     checked the receipts (UNSIGNED); 2 a missing or unreadable file or key.
@@ -182,6 +186,11 @@ def run_verify(
         given = [key] if isinstance(key, str) else list(key or [])
         public_keys = [one for value in given for one in load_public_keys(value)]
         kept = load_receipts(receipts or [])
+        retirements: list[dict] = []
+        if any(os.path.isfile(value) for value in given):
+            from service.verify_rotation import retirements_given  # only a key document can carry retirements
+
+            retirements = retirements_given(given)
         kept_note = None
         witnesses = None
         if checkpoint is not None or witness_keys or quorum is not None:
@@ -214,11 +223,16 @@ def run_verify(
         except UsageError as exc:
             err.write(f"gambit verify: {exc}\n")
             return EXIT_USAGE
-        report = _verify_without_collector(lines, name, check, progress, kept, jobs)
+        report = _verify_without_collector(lines, name, check, progress, kept, jobs, redecide)
         if _names_a_log(lines) or kept_note is not None or witnesses is not None:
             from service.verify_log import check_log  # the log's checks load only for an export that names a log
 
             check_log(report, lines, kept, public_keys, kept_note, witnesses)
+        if retirements:
+            from service.verify_log import export_trailer
+            from service.verify_rotation import check_retirements
+
+            check_retirements(report, export_trailer(lines), kept, public_keys, retirements)
         err.write("\r" if report.records >= 1000 else "")
         reports.append(report)
         if not as_json:
@@ -257,6 +271,7 @@ def _verify_without_collector(
     progress: Callable[[int], None],
     kept: list[dict],
     jobs: int | None = 1,
+    redecide: bool = True,
 ) -> Report:
     """verify_export (in two processes, as `jobs` says) with the cyclic garbage collector paused.
 
@@ -266,22 +281,15 @@ def _verify_without_collector(
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        if jobs == 2 or (jobs is None and worth_splitting(lines)):
-            return verify_export_split(
-                lines,
-                name,
-                check_signature=check,
-                progress=progress,
-                kept_receipts=kept,
-                check_seat_signature=_seat_signature_holds,
-            )
-        return verify_export(
+        split = jobs == 2 or (jobs is None and worth_splitting(lines))
+        return (verify_export_split if split else verify_export)(
             lines,
             name,
             check_signature=check,
             progress=progress,
             kept_receipts=kept,
             check_seat_signature=_seat_signature_holds,
+            redecide=redecide,
         )
     finally:
         if was_enabled:

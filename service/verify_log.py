@@ -13,7 +13,8 @@ import json
 import os
 from dataclasses import dataclass
 
-from domain.clock import parse_instant
+from domain.clock import iso, parse_instant
+from domain.clock_verification import check_witnessed_times
 from domain.tlog import consistent, entry_of_receipt, leaf_hash, root_from_inclusion
 from domain.tlog_note import ED25519_COSIGNATURE, Checkpoint, Note, NoteError, parse_checkpoint, parse_note, parse_proof
 from domain.verification_report import Report
@@ -86,7 +87,8 @@ def load_witnesses(values: list[str], quorum: int | None, now: float) -> Witness
     return Witnesses(tuple(keys), k, now)
 
 
-def _trailer(lines: list[str]) -> dict | None:
+def export_trailer(lines: list[str]) -> dict | None:
+    """The export's trailer (its last non-blank line, when that is a JSON object with a `trailer`), or None."""
     for line in reversed(lines):
         if line.strip():
             try:
@@ -138,7 +140,7 @@ def check_log(
 def _check_log(report: Report, lines: list[str], kept: list[dict], keys: list[str], kept_note: Note | None) -> None:
     if not any(check.name == "receipt" and check.status == "pass" for check in report.checks):
         return
-    trailer = _trailer(lines)
+    trailer = export_trailer(lines)
     if trailer is None:
         return
     if "log" not in trailer:
@@ -235,9 +237,9 @@ def _hash(item: object) -> bytes:
     return raw
 
 
-def _record_times(lines: list[str]) -> dict[int, float]:
-    """Each record's timestamp (seconds) by version: when the service says it acknowledged the write."""
-    times: dict[int, float] = {}
+def _record_stamps(lines: list[str]) -> dict[int, tuple[str, int]]:
+    """Each record's kind and timestamp (microseconds) by version: when the service says it acknowledged the write."""
+    stamps: dict[int, tuple[str, int]] = {}
     for line in lines:
         try:
             record = json.loads(line)
@@ -245,10 +247,10 @@ def _record_times(lines: list[str]) -> dict[int, float]:
             continue
         if isinstance(record, dict) and isinstance(record.get("version"), int) and "timestamp" in record:
             try:
-                times[record["version"]] = parse_instant(str(record["timestamp"])) / 1_000_000
+                stamps[record["version"]] = (str(record.get("kind")), parse_instant(str(record["timestamp"])))
             except (ValueError, TypeError):
                 continue
-    return times
+    return stamps
 
 
 def _cosigners(proof_text: object, witnesses: Witnesses) -> list[tuple[str, int]]:
@@ -273,10 +275,11 @@ def _check_witnessed(report: Report, lines: list[str], kept: list[dict], witness
     verdict waits (PENDING); after that, it fails."""
     if not report.ok or not any(c.name == "receipt" and c.status == "pass" for c in report.checks):
         return
-    trailer = _trailer(lines)
+    trailer = export_trailer(lines)
     if trailer is None or "log" not in trailer:
         return
-    times = _record_times(lines)
+    stamps = _record_stamps(lines)
+    times = {version: stamp / 1_000_000 for version, (_, stamp) in stamps.items()}
     mine = [r for r in kept if r.get("match_id") == report.match_id and r.get("version") != trailer.get("version")]
     waiting, failing, proven = [], [], []
     for receipt in [trailer, *mine]:
@@ -298,16 +301,24 @@ def _check_witnessed(report: Report, lines: list[str], kept: list[dict], witness
             waiting.append(f"{why}; its receipt promises it within {delay} s of {at:.0f}: export again later")
         else:
             failing.append(f"{why}, {witnesses.now - at - delay:.0f} s after its merge delay of {delay} s ran out")
+    # A quorum's cosignatures bound when its checkpoint, and every write in it, existed: by the time the quorum-th of
+    # them cosigned (it holds unless that many witnesses lie together about their clocks).
+    bounds = [
+        (version, sorted(at for _, at in cosigners)[witnesses.quorum - 1])
+        for version, cosigners in proven
+        if isinstance(version, int)
+    ]
     if failing:
         report.add("witnessed", False, "; ".join(failing))
     elif waiting:
         report.add("witnessed", None, "; ".join(waiting))
         report.pending = waiting[0]
     else:
-        earliest = min(at for _, cosigners in proven for _, at in cosigners)
+        existed = ", ".join(f"version {version} by {iso(at * 1_000_000)}" for version, at in sorted(bounds))
         report.add(
             "witnessed",
             True,
             f"{len(proven)} write(s) each in a checkpoint cosigned by at least {witnesses.quorum} of the "
-            f"{len(witnesses.keys)} witnesses given (the first cosigned at {earliest}: it existed by then)",
+            f"{len(witnesses.keys)} witnesses given; each existed no later than the quorum's cosignature: {existed}",
         )
+    check_witnessed_times(report, stamps, bounds)

@@ -6,8 +6,18 @@ the consistency proof the request carries. So two parties shown two different tr
 name cannot both hold a checkpoint a quorum of honest witnesses cosigned.
 
 Its own Ed25519 key is made on first run in its state directory, beside one small file per log
-(origin, size, root) that survives restarts; the file is replaced whole (written aside, then
-renamed) before a cosignature leaves, so a crash never lets it cosign two trees of one size.
+(origin, size, root, the log key it cosigned for, the keys it learned were retired) that survives
+restarts; the file is replaced whole (written aside, then renamed) before a cosignature leaves, so a
+crash never lets it cosign two trees of one size.
+
+It learns a rotation of the log's key from the log itself (docs/verification.md, section 12, "Key
+rotation"): it cosigns for one of the log's configured keys at a time. A checkpoint signed by
+another configured key is cosigned only with the proof (the `Gambit-Key-Retirement` header: the
+log's retirement leaves with their inclusion proofs, comma-separated, oldest first) that the
+checkpoint's tree holds the retirement of the key it cosigned for until then, signed by the key that
+replaced it, and so on to the key signing now (a witness away across two rotations follows both);
+from then on it refuses a checkpoint of a retired key for a tree larger than the log's size at its
+retirement, so a leaked old key gets no new cosignature.
 """
 
 from __future__ import annotations
@@ -22,12 +32,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from flask import Flask, Response, request
 
-from domain.tlog import consistent
-from domain.tlog_note import ED25519_COSIGNATURE, ED25519_NOTE, NoteError, parse_add_checkpoint, parse_checkpoint, vkey
+from domain.tlog import consistent, leaf_hash, root_from_inclusion
+from domain.tlog_note import (
+    ED25519_COSIGNATURE,
+    ED25519_NOTE,
+    Checkpoint,
+    NoteError,
+    parse_add_checkpoint,
+    parse_checkpoint,
+    vkey,
+)
+from domain.tlog_rotation import key_id_of, parse_retirement, parse_retirement_proof
 from service.log_keys import NoteKey, cosign, raw_public
 
 KEY_FILE = "witness-key.pem"
@@ -38,6 +58,10 @@ TEXT = "text/plain; charset=utf-8"
 SIZE_TYPE = "text/x.tlog.size"
 # A request body larger than this is refused before it is read (a checkpoint and 63 proof lines are ~5 kB).
 MAX_BODY = 64 * 1024
+# The request header carrying a key retirement with its inclusion proof (domain/tlog_rotation.py, RetirementProof).
+RETIREMENT_HEADER = "Gambit-Key-Retirement"
+# The most retirements one header may carry (its proofs, comma-separated, oldest first).
+_MAX_RETIREMENTS = 64
 
 
 class WitnessRefusal(Exception):
@@ -50,10 +74,18 @@ class WitnessRefusal(Exception):
 
 @dataclass(frozen=True)
 class Seen:
-    """The last checkpoint a witness cosigned for a log: its size and root."""
+    """The last checkpoint a witness cosigned for a log: its size and root, the log key that signed it (None in a state
+    written before witnesses kept it), and the log keys it learned were retired, each with the log's size then."""
 
     size: int
     root: bytes
+    key: bytes | None = None
+    retired: tuple[tuple[str, int], ...] = ()
+
+    def retired_at(self, public_key: bytes) -> int | None:
+        """The log size at which a log key was retired, or None while the witness knows of no retirement of it."""
+        key_id = key_id_of(base64.b64encode(public_key).decode())
+        return next((size for retired, size in self.retired if retired == key_id), None)
 
 
 class Witness:
@@ -71,7 +103,8 @@ class Witness:
         self.key = _load_or_make_key(self.dir / KEY_FILE)
         self.vkey = vkey(name, ED25519_COSIGNATURE, raw_public(self.key))
         (self.dir / VKEY_FILE).write_text(self.vkey + "\n", encoding="utf-8")
-        self.logs: dict[str, NoteKey] = {}
+        # A log's keys by its origin: more than one while its signing key rotates (the same log, so the same state).
+        self.logs: dict[str, list[NoteKey]] = {}
         for text in log_keys:
             try:
                 key = NoteKey.parse(text)
@@ -79,7 +112,7 @@ class Witness:
                 raise ValueError(f"{text!r} is not a log's verifier key: {exc}") from None
             if key.kind != ED25519_NOTE:
                 raise ValueError(f"{text!r} is a cosigner key, not a log's (type 0x01)")
-            self.logs[key.name] = key
+            self.logs.setdefault(key.name, []).append(key)
         self._lock = threading.Lock()
 
     def _path(self, origin: str) -> Path:
@@ -91,29 +124,44 @@ class Witness:
         if not path.exists():
             return None
         data = json.loads(path.read_text(encoding="utf-8"))
-        return Seen(int(data["size"]), base64.b64decode(data["root"]))
+        key = base64.b64decode(data["key"]) if data.get("key") else None
+        retired = tuple((str(k), int(v)) for k, v in sorted((data.get("retired") or {}).items()))
+        return Seen(int(data["size"]), base64.b64decode(data["root"]), key, retired)
 
     def _keep(self, origin: str, seen: Seen) -> None:
         path = self._path(origin)
         aside = path.with_suffix(".tmp")
-        text = json.dumps({"origin": origin, "size": seen.size, "root": base64.b64encode(seen.root).decode()})
+        text = json.dumps(
+            {
+                "origin": origin,
+                "size": seen.size,
+                "root": base64.b64encode(seen.root).decode(),
+                "key": base64.b64encode(seen.key).decode() if seen.key else None,
+                "retired": dict(seen.retired),
+            }
+        )
         with open(aside, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(aside, path)
 
-    def add_checkpoint(self, body: str) -> str:
-        """The cosignature line of a checkpoint (tlog-witness add-checkpoint); WitnessRefusal when not cosigned."""
+    def add_checkpoint(self, body: str, retirement: str | None = None) -> str:
+        """The cosignature line of a checkpoint (tlog-witness add-checkpoint); WitnessRefusal when not cosigned.
+
+        `retirement`: a key retirement with its inclusion proof in this checkpoint (RetirementProof's one-line form),
+        needed only when the checkpoint is signed by another of the log's keys than the one cosigned for until now.
+        """
         try:
             request_ = parse_add_checkpoint(body)
             checkpoint = parse_checkpoint(request_.note.text)
         except NoteError as exc:
             raise WitnessRefusal(400, "invalid_request", f"not an add-checkpoint request: {exc}") from None
-        key = self.logs.get(checkpoint.origin)
-        if key is None:
+        keys = self.logs.get(checkpoint.origin)
+        if keys is None:
             raise WitnessRefusal(404, "unknown_log", f"this witness does not know the log {checkpoint.origin!r}")
-        if key.signed(request_.note) is None:
+        signers = [key for key in keys if key.signed(request_.note) is not None]
+        if not signers:
             raise WitnessRefusal(403, "not_signed_by_log", "the checkpoint is not signed by the log's key")
         if request_.old > checkpoint.size:
             raise WitnessRefusal(
@@ -121,6 +169,20 @@ class Witness:
             )
         with self._lock:
             seen = self.seen(checkpoint.origin) or Seen(0, b"")
+            # A retired key signs nothing past its retirement: a checkpoint only it signed, of a larger tree, is a
+            # leaked key at work.
+            standing = [key for key in signers if _may_sign(seen.retired_at(key.public_key), checkpoint.size)]
+            if not standing:
+                retired = seen.retired_at(signers[0].public_key)
+                raise WitnessRefusal(
+                    403,
+                    "retired_key",
+                    f"the checkpoint of {checkpoint.size} leaves is signed by a key of the log retired at size {retired}",
+                )
+            signer = next((key for key in standing if key.public_key == seen.key), standing[0])
+            retired_now = seen.retired
+            if seen.key is not None and signer.public_key != seen.key:
+                retired_now = self._proven_retirements(checkpoint, signer, seen, retirement, keys)
             if request_.old != seen.size:
                 raise WitnessRefusal(409, "old_size_mismatch", str(seen.size))
             if seen.size and not consistent(
@@ -131,8 +193,76 @@ class Witness:
                     "inconsistent",
                     f"the checkpoint of {checkpoint.size} leaves does not extend the one of {seen.size} cosigned",
                 )
-            self._keep(checkpoint.origin, Seen(checkpoint.size, checkpoint.root))
+            self._keep(checkpoint.origin, Seen(checkpoint.size, checkpoint.root, signer.public_key, retired_now))
             return cosign(request_.note.text, self.name, self.key, int(self.clock())).line()
+
+    def _proven_retirements(
+        self, checkpoint: Checkpoint, signer: NoteKey, seen: Seen, evidence: str | None, keys: list[NoteKey]
+    ) -> tuple[tuple[str, int], ...]:
+        """The retirements known once the checkpoint's tree proves a chain of them from the key cosigned for until now
+        to the one signing it (each a leaf of the checkpoint, signed by the log key that replaced the one it names:
+        a witness that was away across two rotations follows both); WitnessRefusal when it does not."""
+        assert seen.key is not None
+        old_id = _key_id(seen.key)
+
+        def unproven(why: str) -> WitnessRefusal:
+            return WitnessRefusal(
+                403,
+                "key_change_unproven",
+                f"the checkpoint is signed by another key of the log than key {old_id}, which this witness cosigned "
+                f"for until now; it cosigns for a new key only once the log holds the old one's retirement ({why})",
+            )
+
+        if not evidence:
+            raise unproven(f"no {RETIREMENT_HEADER} header")
+        proofs = [parse_retirement_proof(part) for part in evidence.split(",")]
+        if any(proof is None for proof in proofs) or len(proofs) > _MAX_RETIREMENTS:
+            raise WitnessRefusal(
+                400, "invalid_request", f"the {RETIREMENT_HEADER} header is not a list of retirement proofs"
+            )
+        steps = {}
+        for proof in proofs:
+            assert proof is not None
+            retirement = parse_retirement(proof.entry)
+            if retirement is None:
+                raise unproven("an entry is not a key retirement")
+            steps[retirement.retired_key_id] = (proof, retirement)
+        log_keys = {_key_id(key.public_key): key for key in keys}
+        retired = dict(seen.retired)
+        current = seen.key
+        while current != signer.public_key:
+            current_id = _key_id(current)
+            if current_id not in steps or current_id in retired:
+                raise unproven(f"no retirement of key {current_id} is given")
+            proof, retirement = steps[current_id]
+            successor = log_keys.get(retirement.key_id)
+            if successor is None:
+                raise unproven(f"the entry retires key {current_id} by key {retirement.key_id}, not a key of this log")
+            try:
+                Ed25519PublicKey.from_public_bytes(successor.public_key).verify(
+                    retirement.signature, retirement.statement(checkpoint.origin)
+                )
+            except InvalidSignature:
+                raise unproven(f"key {retirement.key_id} did not sign the retirement of key {current_id}") from None
+            if proof.index != retirement.size or proof.index >= checkpoint.size:
+                raise unproven(f"the retirement is not the leaf at index {retirement.size} of this tree")
+            root = root_from_inclusion(proof.index, checkpoint.size, leaf_hash(proof.entry), list(proof.hashes))
+            if root != checkpoint.root:
+                raise unproven("its inclusion proof does not lead to the checkpoint's root")
+            retired[current_id] = retirement.size
+            current = successor.public_key
+        return tuple(sorted(retired.items()))
+
+
+def _key_id(public_key: bytes) -> str:
+    """A log key's id, as key retirements name it."""
+    return key_id_of(base64.b64encode(public_key).decode())
+
+
+def _may_sign(retired_at: int | None, size: int) -> bool:
+    """Whether a log key may sign a checkpoint of `size` leaves: it is not retired, or the tree is no larger than the
+    log was at its retirement."""
+    return retired_at is None or size <= retired_at
 
 
 def _load_or_make_key(path: Path) -> Ed25519PrivateKey:
@@ -171,7 +301,7 @@ def create_witness_app(witness: Witness) -> Flask:
             return _refused(WitnessRefusal(413, "too_large", f"the request is larger than {MAX_BODY} bytes"))
         body = request.get_data(as_text=True)
         try:
-            line = witness.add_checkpoint(body)
+            line = witness.add_checkpoint(body, request.headers.get(RETIREMENT_HEADER))
         except WitnessRefusal as refusal:
             return _refused(refusal)
         return Response(line, content_type=TEXT)

@@ -25,8 +25,10 @@ from domain.tlog_note import (
     parse_checkpoint,
     parse_signature_lines,
 )
+from domain.tlog_rotation import RetirementProof
 from projections.tlog_log import TransparencyLog
 from service.log_keys import NoteKey
+from service.witness import RETIREMENT_HEADER
 
 log = logging.getLogger("gambit.witnessing")
 
@@ -107,7 +109,8 @@ class Witnessing:
         cosigned = self.log.cosigned_note()
         if cosigned is not None and cosigned.text == note.text:
             return True
-        lines = [line for line in self._pool.map(lambda w: self._ask(w, note, size), self.witnesses) if line]
+        evidence = self._retirement_evidence(size)
+        lines = [line for line in self._pool.map(lambda w: self._ask(w, note, size, evidence), self.witnesses) if line]
         if len(lines) < self.quorum:
             log.warning(
                 "log: %d of %d witnesses cosigned the checkpoint of %d leaves; %d needed",
@@ -120,13 +123,28 @@ class Witnessing:
         self.log.set_cosigned(note.with_signatures(lines), size)
         return True
 
-    def _ask(self, witness: WitnessConfig, note: Note, size: int) -> Signature | None:
-        """The witness's valid cosignature line of the note, or None (down, refusing, or answering nonsense)."""
+    def _retirement_evidence(self, size: int) -> str | None:
+        """Every key retirement in the tree of `size` leaves with its inclusion proof, oldest first and comma-separated,
+        as a witness wants them to cosign the new key's checkpoints (service/witness.py: one that was away across
+        several rotations follows the chain), or None when the log retired no key."""
+        held = [(index, entry) for index, entry in self.log.retirements() if index < size]
+        if not held:
+            return None
+        hashes = self.log.hashes()
+        return ", ".join(
+            RetirementProof(index, entry, tuple(hashes.inclusion_proof(index, size))).render() for index, entry in held
+        )
+
+    def _ask(self, witness: WitnessConfig, note: Note, size: int, evidence: str | None = None) -> Signature | None:
+        """The witness's valid cosignature line of the note, or None (down, refusing, or answering nonsense).
+
+        `evidence`: the log's key retirements with their proofs, which a witness that still cosigns for a retired key
+        needs to cosign the new key's checkpoint (sent with every request: a witness that needs none ignores it)."""
         for _ in range(2):  # once more after a 409 tells the witness's size
             old = min(self._known.get(witness.name, 0), size)
             body = AddCheckpoint(old, tuple(self.log.consistency(old, size)), note).render()
             try:
-                status, text = _post(f"{witness.url}/add-checkpoint", body)
+                status, text = _post(f"{witness.url}/add-checkpoint", body, evidence)
             except OSError as exc:
                 log.warning("log: witness %s is unreachable (%s)", witness.name, exc)
                 return None
@@ -150,9 +168,13 @@ class Witnessing:
         return None
 
 
-def _post(url: str, body: str) -> tuple[int, str]:
-    """POST a text body; (status, text) for any HTTP answer, OSError when there is none."""
-    req = urllib.request.Request(url, data=body.encode(), method="POST", headers={"Content-Type": "text/plain"})
+def _post(url: str, body: str, retirement: str | None = None) -> tuple[int, str]:
+    """POST a text body (with a key retirement's proof, when given); (status, text) for any HTTP answer, OSError when
+    there is none."""
+    headers = {"Content-Type": "text/plain"}
+    if retirement:
+        headers[RETIREMENT_HEADER] = retirement
+    req = urllib.request.Request(url, data=body.encode(), method="POST", headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=WITNESS_TIMEOUT) as response:
             return response.status, response.read(64 * 1024).decode("utf-8", "replace")
@@ -162,7 +184,8 @@ def _post(url: str, body: str) -> tuple[int, str]:
 
 def witnessing_status(log: TransparencyLog, witnesses: tuple[WitnessConfig, ...], now: float) -> dict:
     """How far witnessing is behind the log: the signed tree's size, the newest quorum checkpoint's size, the leaves
-    between them, and how long ago that checkpoint was cosigned (0 when nothing waits; None before any was)."""
+    between them, and how long ago that checkpoint was cosigned (0 when the newest signed checkpoint is the cosigned
+    one; None before any was)."""
     signed = log.checkpoint_note()
     size = parse_checkpoint(signed.text).size if signed is not None else 0
     cosigned = log.cosigned_note()
@@ -171,5 +194,8 @@ def witnessing_status(log: TransparencyLog, witnesses: tuple[WitnessConfig, ...]
     witnessed = parse_checkpoint(cosigned.text).size
     times = [t for t in (w.key.cosigned_at(cosigned) for w in witnesses) if t is not None]
     behind = max(0, size - witnessed)
-    age = 0.0 if behind == 0 or not times else max(0.0, round(now - max(times), 3))
+    # A signed checkpoint the quorum has not cosigned waits even at the same size (another tree of that size, which
+    # witnesses refuse): its age shows it where the leaves behind cannot. An honest log signs one body per size.
+    waiting = signed is not None and signed.text != cosigned.text
+    age = 0.0 if not waiting or not times else max(0.0, round(now - max(times), 3))
     return {"size": size, "witnessed_size": witnessed, "behind_leaves": behind, "behind_seconds": age}

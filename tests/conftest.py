@@ -19,7 +19,7 @@ import pytest
 from service.app import create_app
 from service.settings import Settings
 from tests.hardening.conftest import add_totals, hardening_totals, summary_lines
-from tests.stores import BACKENDS, database_url_for
+from tests.stores import BACKENDS, database_url_for, partitioned_urls_for, wanted_partitions
 
 LEGAL_MOVES_SEED = "GAMBIT_LEGAL_MOVES_SEED"
 _HARDENING_FROM_WORKERS: dict[str, Counter] = {}
@@ -57,6 +57,37 @@ def pytest_terminal_summary(terminalreporter) -> None:
         terminalreporter.section("hardening")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(autouse=True)
+def partitioned_when_asked(monkeypatch, tmp_path):
+    """With GAMBIT_TEST_PARTITIONS=N (N > 1), every app the tests build on PostgreSQL spreads its matches over N
+    partitions (issue 34): the test's store is the shared one and the first partition, the others fresh schemas
+    (half on the second server, GAMBIT_TEST_SECOND_POSTGRES_URL, when given). An app built again on the same
+    store finds the same partitions."""
+    count = wanted_partitions()
+    if count <= 1:
+        yield
+        return
+    import dataclasses
+
+    import service.app as app_module
+
+    original = app_module.build_gambit
+    made: dict[str, tuple[tuple[str, ...], callable]] = {}
+
+    def build(settings):
+        if settings.partition_urls or not settings.database_url.startswith("postgres"):
+            return original(settings)
+        if settings.database_url not in made:
+            _, urls, drop = partitioned_urls_for("postgres", tmp_path, count, shared=settings.database_url)
+            made[settings.database_url] = (urls, drop)
+        return original(dataclasses.replace(settings, partition_urls=made[settings.database_url][0]))
+
+    monkeypatch.setattr(app_module, "build_gambit", build)
+    yield
+    for _, drop in made.values():
+        drop()
 
 
 @pytest.fixture(params=BACKENDS)

@@ -53,9 +53,22 @@ def _connect(url: str):
                            dbname=parsed.path.lstrip("/") or "postgres", autocommit=True, connect_timeout=3)
 
 
-def postgres_schema_url() -> tuple[str, callable]:
-    """A URL to a fresh schema on the test server, and a function that drops it."""
-    base = postgres_url()
+def second_postgres_url() -> str | None:
+    """A second PostgreSQL server for partitions across servers (GAMBIT_TEST_SECOND_POSTGRES_URL; .ci/run starts one)."""
+    return os.environ.get("GAMBIT_TEST_SECOND_POSTGRES_URL") or None
+
+
+def wanted_partitions() -> int:
+    """How many partitions the tests' app spreads matches over (GAMBIT_TEST_PARTITIONS; 1: one store, as deployed)."""
+    text = os.environ.get("GAMBIT_TEST_PARTITIONS", "1").strip() or "1"
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"GAMBIT_TEST_PARTITIONS must be a whole number from 1, not {text!r}")
+    return int(text)
+
+
+def postgres_schema_url(base: str | None = None) -> tuple[str, callable]:
+    """A URL to a fresh schema on the test server (or on `base`), and a function that drops it."""
+    base = base or postgres_url()
     try:
         conn = _connect(base)
     except Exception as exc:  # noqa: BLE001 - any connection failure: the server is not there
@@ -79,3 +92,25 @@ def database_url_for(backend: str, tmp_path) -> tuple[str, callable]:
     if backend == "sqlite":
         return f"sqlite:///{tmp_path / 'store.sqlite3'}", lambda: None
     return postgres_schema_url()
+
+
+def partitioned_urls_for(backend: str, tmp_path, count: int, shared: str | None = None
+                         ) -> tuple[str, tuple[str, ...], callable]:
+    """A shared store and `count` partitions of that backend (the shared store is the first partition), and the
+    clean-up: SQLite files side by side, or PostgreSQL schemas — spread over the test server and the second one
+    (GAMBIT_TEST_SECOND_POSTGRES_URL) when it is given, half on each. `shared` is a store already made."""
+    if backend == "sqlite":
+        first = shared or f"sqlite:///{tmp_path / 'store.sqlite3'}"
+        others = tuple(f"sqlite:///{tmp_path / f'partition-{n}.sqlite3'}" for n in range(1, count))
+        return first, (first, *others), lambda: None
+    servers = [postgres_url(), *([second_postgres_url()] if second_postgres_url() else [])]
+    made = [] if shared else [postgres_schema_url()]
+    for number in range(1, count):
+        made.append(postgres_schema_url(servers[number * len(servers) // count]))
+    urls = ([shared] if shared else []) + [url for url, _ in made]
+
+    def drop_all() -> None:
+        for _, drop in made:
+            drop()
+
+    return urls[0], tuple(urls), drop_all

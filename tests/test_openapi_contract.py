@@ -355,6 +355,12 @@ UNREACHABLE = {
     # The list shows ids from the cross-match index, which holds only stored matches (none is ever deleted).
     ("/matches", "GET"): {Sent(404, "match_not_found")},
     ("/tournaments/<tournament_id>", "GET"): {Sent(404, "match_not_found")},
+    # A new match's id names a configured partition (PartitionedStore.new_match_id), so saving it finds one.
+    ("/matches", "POST"): {Sent(404, "match_not_found")},
+    # A tournament is saved in the shared store, never in a partition (PartitionedStore.save).
+    ("/tournaments", "POST"): {Sent(404, "match_not_found"), Sent(503, "partition_unavailable")},
+    ("/tournaments/<tournament_id>/entrants", "POST"): {Sent(503, "partition_unavailable")},
+    ("/tournaments/<tournament_id>/entrants/<entrant_id>/invite", "POST"): {Sent(503, "partition_unavailable")},
 }
 
 
@@ -742,10 +748,10 @@ def test_a_retried_command_that_finished_the_match_answers_its_first_answer_with
 
 
 def test_readyz_unavailable_matches_the_contract(api, app, monkeypatch):
-    def broken() -> int:
+    def broken(partition: int = 0) -> int:
         raise ConnectionError("store down")
 
-    monkeypatch.setattr(app.extensions["gambit"].index, "lag", broken)
+    monkeypatch.setattr(app.extensions["gambit"].index, "position", broken)
     response = api.get("/readyz")
     assert response.status_code == 503 and response.get_json()["code"] == "not_ready"
 
@@ -983,6 +989,16 @@ def test_the_log_answers_as_the_contract_says(api, app):
     assert api.get("/log/").status_code == 200
     assert api.get("/log/checkpoint").status_code == 200
     assert api.get("/log/tile/0/000.p/1").status_code == 200
+    # One event store is partition 0: its log is also served under its number (issue 34).
+    assert api.get("/log/0/checkpoint").status_code == 200
+    assert api.get("/log/0/tile/0/000.p/1").status_code == 200
+    assert api.get("/log/consistency?first=0&second=1").status_code == 200
+    assert api.get("/log/consistency?first=2&second=1").status_code == 400
+    assert api.get("/log/consistency?first=0&second=2").status_code == 404
+    assert api.get("/log/0/consistency?first=0&second=1").status_code == 200
+    assert api.get("/log/0/consistency?first=2&second=1").status_code == 400
+    assert api.get("/log/1/consistency?first=0&second=1").status_code == 404
+    assert api.get(f"/matches/{match['match_id']}/logged").get_json()["version"] == 1
     assert api.get(f"/matches/{match['match_id']}/log-proof/1").status_code == 200
     assert api.get(f"/matches/{match['match_id']}/export?log_since=0").status_code == 200
     assert api.get(f"/matches/{match['match_id']}/export?log_since=-1").status_code == 400

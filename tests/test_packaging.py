@@ -143,13 +143,82 @@ def test_the_signing_key_is_made_once_where_the_api_and_the_projector_read_it():
     for name in ("api", "projector"):
         service = services[name]
         assert service["environment"]["GAMBIT_DATA_DIR"] == data_dir
-        assert set(service["volumes"]) == set(keygen["volumes"])
+        assert set(keygen["volumes"]) <= set(service["volumes"])
         assert service["depends_on"]["signing-key"] == {"condition": "service_completed_successfully"}
         assert "GAMBIT_SIGNING_KEY" not in service["environment"], "a key file the image's user cannot read"
     # The image creates the data directory for its user, so a fresh volume mounted there is theirs.
     chown = " ".join(arguments for keyword, arguments in _instructions() if keyword == "RUN")
     user = dict(_instructions())["USER"]
     assert f"chown {user} {data_dir}" in chown
+
+
+def _mounts(service: dict) -> dict[str, str]:
+    """A service's volumes: volume name → where it is mounted."""
+    return dict(mount.split(":")[:2] for mount in service.get("volumes", []))
+
+
+def test_two_witnesses_each_keep_their_own_key_and_state_and_the_api_asks_both_for_a_quorum_of_two():
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    witnesses = [name for name, service in services.items() if service.get("command", [None])[0] == "witness"]
+    assert witnesses == ["witness-1", "witness-2"]
+    assert services["api"]["environment"]["GAMBIT_WITNESS_QUORUM"] == str(len(witnesses))
+    states = set()
+    for name in witnesses:
+        service, key_step = services[name], services[f"{name}-key"]
+        environment = service["environment"]
+        assert environment["GAMBIT_WITNESS_NAME"] == name and key_step["environment"]["GAMBIT_WITNESS_NAME"] == name
+        state = next(volume for volume, path in _mounts(service).items() if path == environment["GAMBIT_WITNESS_STATE"])
+        states.add(state)
+        assert _mounts(key_step) == _mounts(service), "the key step makes the key where the witness keeps it"
+        assert "gambit-data" not in _mounts(service), "a witness never holds the service's signing key"
+        others = [other for other in services if other not in (name, f"{name}-key")]
+        assert all(state not in _mounts(services[other]) for other in others), "nothing else reads a witness's state"
+        assert service["depends_on"] == {step: {"condition": "service_completed_successfully"}
+                                         for step in ("log-vkey", f"{name}-key")}
+        assert "GAMBIT_WITNESS_PORT" in " ".join(service["healthcheck"]["test"]), "its health is asked on its port"
+        assert services["api"]["depends_on"][f"{name}-key"] == {"condition": "service_completed_successfully"}
+        assert name not in services["api"]["depends_on"], "writes never wait for a witness to run"
+    assert len(states) == len(witnesses)
+
+
+def test_the_compose_steps_publish_the_keys_the_api_and_the_witnesses_are_started_with(tmp_path):
+    from service.app import create_app
+    from service.settings import Settings
+    from service.witness import Witness
+    from service.witnessing import parse_witnesses
+
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    public = "/var/lib/gambit-public"
+    here = tmp_path / "public"
+    here.mkdir()
+    store = {"GAMBIT_DATABASE_URL": f"sqlite:///{tmp_path}/s.sqlite3", "GAMBIT_DATA_DIR": str(tmp_path / "data")}
+
+    def run(code: str, environment: dict) -> None:
+        done = subprocess.run([sys.executable, "-c", code.replace(public, str(here))], check=False, cwd=ROOT,
+                              capture_output=True, text=True, env={**os.environ, **environment}, timeout=120)
+        assert done.returncode == 0, done.stderr
+
+    run(services["log-vkey"]["command"][0], store)
+    log_vkey = (here / "log.vkey").read_text().strip()
+    app = create_app(Settings(database_url=store["GAMBIT_DATABASE_URL"], data_dir=store["GAMBIT_DATA_DIR"]))
+    assert app.test_client().get("/log/").get_json()["logs"][0]["vkey"] == log_vkey, "the key /log/ lists"
+    app.extensions["gambit"].close()
+    witnesses = {}
+    for name in ("witness-1", "witness-2"):
+        state = tmp_path / name
+        run(services[f"{name}-key"]["command"][0], {**services[f"{name}-key"]["environment"],
+                                                      "GAMBIT_WITNESS_STATE": str(state)})
+        witnesses[name] = Witness(str(state), name, [log_vkey])  # as `gambit witness --log FILE` starts
+        assert (here / f"{name}.vkey").read_text().strip() == witnesses[name].vkey, "the key it keeps is the one published"
+    start = services["api"]["command"][0].replace("$$", "$").replace(public, str(here))
+    start = start.replace("exec gambit serve", 'printf %s "$GAMBIT_WITNESSES"')
+    told = subprocess.run(["sh", "-c", start], capture_output=True, text=True, check=True).stdout
+    configured = parse_witnesses(told)
+    assert [w.name for w in configured] == list(witnesses)
+    for one in configured:
+        port = services[one.name]["environment"]["GAMBIT_WITNESS_PORT"]
+        assert one.url == f"http://{one.name}:{port}"
+        assert f"{one.name}=http://{one.name}:{port}={witnesses[one.name].vkey}" in told
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,9 @@ function number(value) {
   return typeof value === "number" ? String(Math.round(value * 10000) / 10000) : scalar(value);
 }
 
-/** The standings table of a tournament body (GET /tournaments/{id}), with the CSV link and the tie-break. */
-export function renderStandings(box, tournamentId, standings) {
+/** The standings table of a tournament body (GET /tournaments/{id}), with the CSV link and the tie-break;
+ * `unavailable`, the body's matches that cannot be read now (their partition is down): the standings are null then. */
+export function renderStandings(box, tournamentId, standings, unavailable) {
   const csv = `/tournaments/${encodeURIComponent(tournamentId)}/standings.csv`;
   const columns = ["Rank", "Entrant", "Points", "Played", "Wins", "Shared wins", "Losses", "Buchholz", "Amended"];
   const rows = (standings || []).map((row) => el("tr", { "data-entrant": row.entrant_id || null, "data-amended": row.amended ? String(row.amended) : null },
@@ -31,7 +32,9 @@ export function renderStandings(box, tournamentId, standings) {
   box.replaceChildren(
     rows.length ? el("table", { class: "matches standings" },
       el("thead", {}, el("tr", {}, columns.map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows))
-      : el("p", { class: "muted" }, "No finished matches yet."),
+      : standings === null
+        ? el("p", { class: "muted", "data-testid": "standings-unavailable" }, `No standings while ${(unavailable || []).length} of the matches cannot be read (their partition does not answer): they would be wrong without them.`)
+        : el("p", { class: "muted" }, "No finished matches yet."),
     el("p", { class: "hint" }, "Points: a sole win 1, a win shared by k winners 1/k, else 0. Ties are broken by Buchholz (the sum of the final points of every opponent met, once per meeting), then wins, then name. Outcomes amended by a ruling count as amended and are marked."),
     el("p", {}, el("a", { href: csv, download: `standings-${tournamentId}.csv`, "data-testid": "standings-csv" }, "Download the standings (CSV)"),
       el("span", { class: "muted" }, " — public: anyone may publish it.")));

@@ -59,7 +59,7 @@ async function refresh() {
   const tournament = await parts.matches.load();
   $("#title").textContent = `Organizer's desk · ${tournament.name}`;
   document.title = `Desk · ${tournament.name} · Gambit`;
-  renderStandings($("#standings"), desk.tid, tournament.standings);
+  renderStandings($("#standings"), desk.tid, tournament.standings, tournament.unavailable);
   await parts.trail.load();
   parts.form.drawSeats();
   $("#desk").dataset.state = "ready";

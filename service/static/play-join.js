@@ -12,9 +12,10 @@ import { keepSeatKey, newSeatKey } from "./seat-keys.js";
 /** The join form of the play panel, shown to a page that holds no seat while a seat is free. */
 export class JoinBox {
   // `box` is the panel's join element; hooks: showProblem(words) says why joining failed,
-  // useToken(token) switches the page to the seat it joined as.
-  constructor(box, { matchId, showProblem, useToken }) {
+  // useToken(token) switches the page to the seat it joined as, onJoined(receipt, seat) keeps the join's receipt.
+  constructor(box, { matchId, showProblem, useToken, onJoined = () => {} }) {
     this.box = box;
+    this.onJoined = onJoined;
     this.matchId = matchId;
     this.showProblem = showProblem;
     this.useToken = useToken;
@@ -109,6 +110,8 @@ export class JoinBox {
       }
       this.showProblem(null);
       await keepSeatKey(this.matchId, answer.seat, key);
+      // The join's receipt proves the seat was taken, with the key registered here (kept with the moves' ones).
+      if (answer.receipt) this.onJoined(answer.receipt, answer.seat);
       // The seat's token takes over; the invite is not needed on this page any more.
       rememberInvite(this.inviteScope, null);
       this.invite = null;

@@ -39,7 +39,10 @@ export class Play {
   // `panel` is the #play section; hooks: useToken(token) switches the page's viewer, commitmentAt(v)
   // the commitment of the record at version v the page holds, board the #board element,
   // describe(record) a record in words (the game log's), onTurn(mine) whether the seat is to act.
-  constructor(panel, { matchId, useToken, commitmentAt, board, describe = (r) => r.kind, onTurn = () => {} }) {
+  // onSeat(token, seat) the seat this page plays, onReceipt(receipt, seat) the receipt of each of its moves,
+  // onJoined(receipt, seat) the receipt of the join made here.
+  constructor(panel, { matchId, useToken, commitmentAt, board, describe = (r) => r.kind, onTurn = () => {},
+    onSeat = () => {}, onReceipt = () => {}, onJoined = () => {} }) {
     this.panel = panel;
     this.matchId = matchId;
     this.board = board;
@@ -55,11 +58,13 @@ export class Play {
     this.timer = null;
     this.describe = describe;
     this.onTurn = onTurn;
+    this.onSeat = onSeat;
+    this.onReceipt = onReceipt;
     this.connection = "connecting";
     this.failures = 0;         // failed reads in a row (the backoff of the next try)
     this.retry = null;         // the timer of the next try
     this.build();
-    this.joining = new JoinBox(this.joinBox, { matchId, useToken, showProblem: (words) => this.showProblem(words) });
+    this.joining = new JoinBox(this.joinBox, { matchId, useToken, onJoined, showProblem: (words) => this.showProblem(words) });
     this.calls = new CallLog(this.callList, (v) => commitmentAt(v));
     // A seat of a tournament match may dispute a ruled call; the organizer rules on it.
     this.calls.decorate = (entry) => (this.token && this.summary && this.summary.tournament_id && entry.verdict
@@ -245,6 +250,7 @@ export class Play {
     this.legal = legal;
     this.view = view;
     this.panel.dataset.seat = legal.seat;
+    this.onSeat(this.token, legal.seat);
     if (!this.keep.firstChild) this.keep.replaceChildren(keepLink(this.token), signingNote(this.matchId, legal.seat));
     this.panel.dataset.version = String(legal.version);
     if (same) {
@@ -358,6 +364,7 @@ export class Play {
     this.panel.dataset.posted = String(Number(this.panel.dataset.posted || 0) + 1);
     if (response.status === 201) {
       this.panel.dataset.last = "ok";
+      if (answer.receipt) this.onReceipt(answer.receipt, this.legal.seat);
       this.picking.reset();
     } else {
       this.panel.dataset.last = answer.code || String(response.status);

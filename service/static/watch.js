@@ -16,6 +16,7 @@ import { backoffMs, follow } from "./live.js";
 import { TurnNotice, announce } from "./notice.js";
 import { Play } from "./play.js";
 import { Timeline, markersFrom } from "./timeline.js";
+import { LogKeeper } from "./tlog-keeper.js";
 
 const CHUNK = 50;
 // The first element matching a CSS selector.
@@ -365,6 +366,7 @@ async function reload(version = null) {
 async function useToken(token, notice = null) {
   page.token = token || null;
   rememberToken(page.matchId, page.token);
+  page.keeper.setSeat(page.token, null); // the seat is known once its moves are read
   $("#token-clear").hidden = !page.token;
   $("#audit").hidden = true;
   showError(notice);
@@ -380,16 +382,36 @@ async function useToken(token, notice = null) {
   }
 }
 
+// Records that begin a write of their own (docs/verification.md, "Commands and what caused every record"): the
+// setup's events that follow the last join are in the join's write; the next of these begins another.
+const WRITE_STARTS = new Set(["SeatJoined", "CommandReceived", "SeatKeyChanged", "ClockExpired", "DisputeFiled",
+  "DisputeRuled", "ClockPaused", "ClockResumed", "TimeAdded"]);
+
+// The version a seat's join write ends at (its receipt's): the record before the next write's first, or the newest
+// the page holds; asked for alone, so the page never asks for a receipt of a version no write ended at.
+function joinWrite(seat) {
+  const records = page.records || [];
+  const joined = records.find((r) => r.kind === "SeatJoined" && r.public && r.public.seat === seat);
+  if (!joined) return null;
+  const next = records.find((r) => r.version > joined.version && WRITE_STARTS.has(r.kind));
+  const end = next ? next.version - 1 : latest();
+  return { first: end, last: end };
+}
+
 // Page start: wire the timeline and the token form, then load the match.
 async function main() {
   page.timeline = new Timeline($("#timeline"), { onSeek: (v) => show(v), onMarker: openMarker });
   page.notice = new TurnNotice($(".topbar"));
   page.log = new GameLog($("#log"), { onPick: (v) => { page.timeline.pause(); page.timeline.show(v); show(v); } });
+  page.keeper = new LogKeeper($("#log-keeper"), { matchId: page.matchId, joinedAt: joinWrite });
   page.play = new Play($("#play"), {
     matchId: page.matchId, board: $("#board"), useToken: (token) => useToken(token),
     commitmentAt: (version) => (page.records[version - 1] || {}).commitment,
     describe: (record) => page.log.sentence(record),
     onTurn: (mine) => page.notice.setTurn(mine),
+    onSeat: (token, seat) => page.keeper.setSeat(token, seat),
+    onReceipt: (receipt, seat) => page.keeper.keepReceipt(receipt, seat),
+    onJoined: (receipt, seat) => page.keeper.keepReceipt(receipt, seat, { join: true }),
   });
   $("#token-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -404,6 +426,7 @@ async function main() {
   try {
     await useToken(readToken(page.matchId));
     if (at) await show(Math.min(at, latest()));
+    page.keeper.start();
   } catch (err) {
     showError(err instanceof ApiError && err.status === 404 ? "There is no such match." : `Could not load the match: ${err.message}`);
     $("#watch").dataset.state = "error";

@@ -58,9 +58,13 @@ class LiveServer:
         self.port = 0
         self.start()
 
+    def settings(self) -> Settings:
+        """The app's settings: its SQLite store and data directory."""
+        return Settings(database_url=f"sqlite:///{self.tmp}/s.sqlite3", data_dir=str(self.tmp))
+
     def start(self) -> None:
         """Serve a fresh app on the store (on the port it had, once it had one)."""
-        self.app = create_app(Settings(database_url=f"sqlite:///{self.tmp}/s.sqlite3", data_dir=str(self.tmp)))
+        self.app = create_app(self.settings())
         if "watch" not in self.app.blueprints:
             self.app.register_blueprint(watch.bp)
         self.client = self.app.test_client()
@@ -118,6 +122,8 @@ class Recorder:
         self.errors: list[str] = []
         page.on("request", lambda request: self.requests.append(request))
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        # Every console error counts, a failed request's included: the log keeper asks for no proof the log does not
+        # hold yet (GET /matches/{id}/logged first), so a 404 `not_in_log_yet` is a page error too.
         page.on("console", lambda msg: self.errors.append(msg.text) if msg.type == "error" else None)
 
 

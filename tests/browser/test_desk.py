@@ -18,10 +18,11 @@ import random
 
 import pytest
 
+from domain.errors import PartitionUnavailable
 from tests.browser.conftest import Recorder, screenshot
 from tests.browser.page_checks import axe_violations, install_axe, overlapping_controls, small_text
 from tests.support.api import auth, legal_options
-from tests.support.entrants import join, new_desk
+from tests.support.entrants import join, new_desk, play_entrants
 from tests.support.seat_keys import SeatKey, signed_post
 
 pytestmark = pytest.mark.browser
@@ -521,3 +522,25 @@ def test_an_invite_link_joins_the_paired_seat_under_the_entrants_name(tab_at, li
     other.wait_for_selector("[data-page=entry][data-state=needs-invite]")
     assert "not valid" in other.inner_text("#error")
     assert not page_errors(tab), page_errors(tab)
+
+
+def test_the_desk_says_the_standings_wait_for_a_match_whose_partition_is_down(tab_at, live_server, monkeypatch):
+    desk = new_desk(live_server.client, "Split Cup")
+    ann, bob = desk.register("Ann"), desk.register("Bob")
+    play_entrants(desk, ann, bob)
+    down = desk.match()["match_id"]
+    served = live_server.matches.match
+
+    def match(match_id: str, version: int | None = None):
+        # As a partitioned store answers for a match whose partition does not answer (domain/partitions.py).
+        if match_id == down:
+            raise PartitionUnavailable("partition 1 does not answer (stopped)", partition=1)
+        return served(match_id, version)
+
+    monkeypatch.setattr(live_server.matches, "match", match)
+    tab = tab_at()
+    open_desk(tab, live_server, desk.tournament_id, desk.key)
+    note = tab.locator("[data-testid=standings-unavailable]")
+    assert "1 of the matches cannot be read" in note.inner_text()
+    assert tab.locator("#standings table").count() == 0, "no standings rather than standings short of a result"
+    assert page_errors(tab) == []

@@ -219,11 +219,21 @@ def move_by_board(tab, rng: random.Random) -> None:
     offered.nth(rng.randrange(len(bodies))).click()
 
 
-def play_one_step(seats: list, rng: random.Random, ruleset: str, counts: dict) -> None:
-    """Choose a ready seat page, a type and one of its moves at random, and play it through the page."""
+def offered_choices(seats: list) -> list[tuple]:
+    """Each ready seat page with the types it offers (giving up only when nothing else is offered)."""
     ready = [tab for tab in seats if panel(tab)["state"] == "ready"]
     choices = [(tab, [t for t in offered_types(tab) if t not in GIVING_UP]) for tab in ready]
-    choices = [(tab, types) for tab, types in choices if types] or [(tab, offered_types(tab)) for tab in ready]
+    return [(tab, types) for tab, types in choices if types] or [
+        (tab, types) for tab in ready if (types := offered_types(tab))]
+
+
+def play_one_step(seats: list, rng: random.Random, ruleset: str, counts: dict) -> None:
+    """Choose a ready seat page, a type and one of its moves at random, and play it through the page."""
+    choices = offered_choices(seats)
+    if not choices:
+        # A record that came in after the pages settled (a deal, an expiry) has a page re-reading: settle again.
+        settle(seats)
+        choices = offered_choices(seats)
     tab, types = rng.choice(choices)
     kind = rng.choice(types)
     group = tab.locator(f"{PANEL} .play-type[data-type='{kind}']")

@@ -2,7 +2,8 @@
 
 Two seats join from the watch page, which makes each a WebCrypto key pair (Ed25519 where Chromium has it, else
 P-256), registers its public half and signs every move; the finished match's export then verifies with every
-command's signature checked and no seat unsigned. A page without WebCrypto (as over plain HTTP) joins without
+command's signature checked and re-decided, no seat unsigned, and each seat's `gambit seat-commands` listing
+all signed. A page without WebCrypto (as over plain HTTP) joins without
 a key, says its moves are unsigned, and still plays.
 """
 
@@ -14,6 +15,7 @@ import random
 
 import pytest
 
+from service.seat_commands_cli import EXIT_PROVEN, run_seat_commands
 from service.verify_cli import EXIT_VERIFIED, run_verify
 from tests.browser import test_play
 from tests.browser.test_play import PANEL, join_from_page, panel, play_one_step, settle
@@ -84,6 +86,13 @@ def test_both_seats_sign_every_move_from_the_page_and_the_export_verifies_them(t
     assert checks["seat signatures"]["status"] == "pass" and report["unsigned_seats"] == []
     signed = int(checks["seat signatures"]["detail"].split()[0])
     assert signed == sum(counts.values()) >= 3
+    assert checks["commands"]["status"] == "pass" and checks["outcome"]["status"] == "pass", checks
+    # Each player's own listing: every command in its seat's name signed by the page's key.
+    for seat in json.loads(export.read_text().splitlines()[0])["seats"]:
+        out = io.StringIO()
+        assert run_seat_commands(str(export), seat, as_json=True, out=out, err=io.StringIO()) == EXIT_PROVEN
+        listing = json.loads(out.getvalue())
+        assert listing["commands"] and {c["signature"] for c in listing["commands"]} == {"signed"}, listing
     for tab in (first, second):
         assert not tab.errors, tab.errors
 

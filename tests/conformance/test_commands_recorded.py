@@ -16,6 +16,7 @@ from dataclasses import fields
 import pytest
 
 from domain import rulesets
+from domain.chance import Chance
 from domain.choices import random_legal_command
 from domain.ruleset import Event
 from tests.conformance.test_every_ruleset import _domain_options
@@ -65,6 +66,29 @@ def test_deciding_twice_on_the_same_state_command_and_chance_gives_the_same_even
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_setting_up_twice_with_the_same_join_options_and_chance_gives_the_same_events(ruleset_id):
+    # The verifier sets a match up again from the join options its joins record (docs/verification.md, 8.8).
+    ruleset = rulesets.get(ruleset_id)
+    config = ruleset.Config()
+    seats = list(ruleset.seat_names(config))
+    for seed in range(3):
+        given = _domain_options(ruleset_id, seed) or {}
+        options = {seat: ruleset.join_options(config, seat, given.get(seat, {})) for seat in seats}
+        server_seed = random.Random(f"setup/{ruleset_id}/{seed}").randbytes(32)
+        first, again = (
+            ruleset.setup(config, list(seats), _setup_chance(server_seed, seats), json.loads(json.dumps(options)))
+            for _ in range(2)
+        )
+        assert first, f"{ruleset_id} sets a match up with no event"
+        assert _as_json(first) == _as_json(again)
+
+
+def _setup_chance(server_seed: bytes, seats: list[str]) -> Chance:
+    """The chance of a setup's write, as a match of these seats draws it (after MatchCreated and every join)."""
+    return Chance(server_seed, "m", [], scope=f"v{len(seats) + 2}", version=len(seats) + 2)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_every_declared_secret_command_is_a_command_with_fields_and_the_game_has_hidden_event_fields(ruleset_id):
     ruleset = rulesets.get(ruleset_id)
     by_type = {cls.type: cls for cls in ruleset.COMMANDS}
@@ -102,18 +126,42 @@ def test_a_command_whose_events_hide_a_seats_choice_is_declared_secret(ruleset_i
         return choice or bool((body & in_secret) - in_public)
 
     state_seats: list[str] = []
-    for seed in range(PLAYOUTS):
-        rng = random.Random(f"secret-commands/{ruleset_id}/{seed}")
-        game = start(ruleset, None, server_seed=rng.randbytes(32), seat_options=_domain_options(ruleset_id, seed))
+    for game, seat, command in _random_steps(ruleset_id, "secret-commands"):
         state_seats[:] = game.seats
+        hides = decided_with_hidden_choice(game.state, seat, command, game.chance())
+        if hides and command.type not in ruleset.SECRET_COMMANDS:
+            undeclared.setdefault(command.type, json.dumps(command.body()))
+    assert not undeclared, f"{ruleset_id}: commands hide a seat's choice but are not in SECRET_COMMANDS: {undeclared}"
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_a_secret_type_command_whose_events_hide_nothing_says_nothing_its_public_events_do_not(ruleset_id):
+    # Such a body is recorded in public at once (docs/verification.md, section 2): a body that hides
+    # nothing the events keep secret must say nothing beyond what its events show everyone.
+    ruleset = rulesets.get(ruleset_id)
+    unshown: dict[str, str] = {}
+    for game, seat, command in _random_steps(ruleset_id, "public-secret-commands"):
+        if command.type in ruleset.SECRET_COMMANDS:
+            events = ruleset.decide(game.state, seat, command, game.chance())
+            if all(event.secret is None for event in events):
+                shown = set().union(*(_strings(event.public) for event in events))
+                said = _strings({k: v for k, v in command.body().items() if k != "type"})
+                if said - shown:
+                    unshown.setdefault(command.type, json.dumps(command.body()))
+    assert not unshown, f"{ruleset_id}: bodies recorded in public would say what no event shows: {unshown}"
+
+
+def _random_steps(ruleset_id: str, label: str):
+    """Random playouts of a game: (the game, a seat, a legal command of it) before each move, which is then made."""
+    ruleset = rulesets.get(ruleset_id)
+    for seed in range(PLAYOUTS):
+        rng = random.Random(f"{label}/{ruleset_id}/{seed}")
+        game = start(ruleset, None, server_seed=rng.randbytes(32), seat_options=_domain_options(ruleset_id, seed))
         for _ in range(5000):
             if ruleset.outcome(game.state) is not None:
                 break
             acting, optional = ruleset.to_act(game.state), ruleset.may_act(game.state)
             seat = rng.choice(sorted(optional if optional and rng.random() < 0.2 else acting))
             command = random_legal_command(ruleset, game.state, seat, rng)
-            hides = decided_with_hidden_choice(game.state, seat, command, game.chance())
-            if hides and command.type not in ruleset.SECRET_COMMANDS:
-                undeclared.setdefault(command.type, json.dumps(command.body()))
+            yield game, seat, command
             game.act(seat, command)
-    assert not undeclared, f"{ruleset_id}: commands hide a seat's choice but are not in SECRET_COMMANDS: {undeclared}"

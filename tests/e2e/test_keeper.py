@@ -1,8 +1,9 @@
 """`gambit serve` alone keeps the clocks: a timed match nobody touches times out at its deadline, on both stores.
 
-One worker of the server leads (projections/leadership.py) and records the expiry within a
-second of the deadline; a follower connected before it hears it live. When the leading worker
-is killed, another takes over. Nothing here reads the match itself after the last join (a read
+The server's leader process (`gambit lead`, started by its master) leads (projections/leadership.py)
+and records the expiry within a second of the deadline; a follower connected before it hears it
+live. When the leader is killed, a worker takes over, and the master starts a new leader process,
+which takes the lead back. Nothing here reads the match itself after the last join (a read
 would record the expiry): the records are read from the store directly.
 """
 
@@ -23,6 +24,7 @@ from service.app import create_app
 from service.settings import Settings
 from tests.e2e.conftest import call, start_server
 from tests.stores import BACKENDS, database_url_for
+from tests.support.processes import is_lead_process
 
 PER_DECISION_S = 2
 # Generous outer bounds for a loaded machine; the expiry's own timestamp is what must be on time.
@@ -32,10 +34,20 @@ WAIT_SECONDS = 60
 @pytest.fixture(params=BACKENDS)
 def two_workers(request, tmp_path):
     """`gambit serve --workers 2` on a fresh store of each kind: (base URL, process, settings to read the store)."""
-    url, drop = database_url_for(request.param, tmp_path)
-    if request.param == "sqlite":
+    yield from _two_workers(request.param, tmp_path, {})
+
+
+@pytest.fixture(params=BACKENDS)
+def two_workers_alone(request, tmp_path):
+    """As `two_workers`, with no leader process (`GAMBIT_LEAD_PROCESS=off`): one of the workers leads."""
+    yield from _two_workers(request.param, tmp_path, {"GAMBIT_LEAD_PROCESS": "off"})
+
+
+def _two_workers(backend: str, tmp_path, extra_env: dict):
+    url, drop = database_url_for(backend, tmp_path)
+    if backend == "sqlite":
         url = f"sqlite:///{tmp_path / 'data' / 'gambit.sqlite3'}"
-    base, process = start_server(tmp_path, None if request.param == "sqlite" else url, workers=2)
+    base, process = start_server(tmp_path, None if backend == "sqlite" else url, workers=2, extra_env=extra_env)
     yield base, process, Settings(database_url=url, data_dir=str(tmp_path / "data"))
     process.terminate()
     try:
@@ -117,6 +129,15 @@ def _leader_pids(log_text: str) -> list[int]:
     return [int(pid) for pid in re.findall(r"leader: this process \(pid (\d+)\) now keeps the clocks", log_text)]
 
 
+
+def _leaders_once(process, count: int, deadline: float) -> list[int]:
+    """The pids that took the lead, in order, once the server's log names at least `count` (failing at `deadline`)."""
+    while len(_leader_pids(process.log_path.read_text())) < count:
+        assert time.monotonic() < deadline, process.log_path.read_text()
+        time.sleep(0.2)
+    return _leader_pids(process.log_path.read_text())
+
+
 def _leaders(base: str) -> float:
     text = urllib.request.urlopen(f"{base}/metrics", timeout=WAIT_SECONDS).read().decode()
     return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith("gambit_leader "))
@@ -135,20 +156,34 @@ def test_a_timed_match_nobody_touches_times_out_under_gambit_serve_alone(two_wor
         assert follower.heard_expiry.wait(WAIT_SECONDS), follower.kinds
     finally:
         follower.close()
-    assert len(_leader_pids(process.log_path.read_text())) == 1, "more than one worker took the lead"
+    leaders = _leader_pids(process.log_path.read_text())
+    assert len(leaders) == 1, "more than one process took the lead"
+    assert is_lead_process(leaders[0]), "a worker led beside the server's leader process"
 
 
-def test_another_worker_keeps_the_clocks_when_the_leader_is_killed(two_workers):
+def test_a_worker_leads_when_the_leader_process_is_killed_until_a_new_leader_process_takes_the_lead_back(
+    two_workers,
+):
     base, process, settings = two_workers
     deadline = time.monotonic() + WAIT_SECONDS
-    while not _leader_pids(process.log_path.read_text()):
-        assert time.monotonic() < deadline, process.log_path.read_text()
-        time.sleep(0.2)
-    first = _leader_pids(process.log_path.read_text())[0]
+    first = _leaders_once(process, 1, deadline)[0]
+    assert is_lead_process(first)
+    os.kill(first, signal.SIGKILL)  # no clean-up: its locks free with the process
+    _, worker, restarted = _leaders_once(process, 3, deadline)[:3]
+    assert not is_lead_process(worker), "nobody stood in while the leader process was down"
+    assert restarted != first and is_lead_process(restarted), "the master did not start a new leader process"
+    assert "no longer leads" in process.log_path.read_text(), "the standing-in worker did not step down"
+    match_id = _timed_match(base)
+    _assert_expired_on_time(_wait_for_expiry(settings, match_id, process, process.log_path))
+    assert _leaders(base) == 1.0
+
+
+def test_without_a_leader_process_another_worker_keeps_the_clocks_when_the_leading_one_is_killed(two_workers_alone):
+    base, process, settings = two_workers_alone
+    deadline = time.monotonic() + WAIT_SECONDS
+    first = _leaders_once(process, 1, deadline)[0]
     os.kill(first, signal.SIGKILL)  # no clean-up: the lock frees with the process
-    while len(_leader_pids(process.log_path.read_text())) < 2:
-        assert time.monotonic() < deadline, process.log_path.read_text()
-        time.sleep(0.2)
-    assert _leader_pids(process.log_path.read_text())[1] != first
+    assert _leaders_once(process, 2, deadline)[1] != first
+    assert "gambit lead:" not in process.log_path.read_text(), "a leader process ran though it was turned off"
     match_id = _timed_match(base)
     _assert_expired_on_time(_wait_for_expiry(settings, match_id, process, process.log_path))

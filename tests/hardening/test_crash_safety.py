@@ -33,9 +33,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from tests.e2e.conftest import call, start_server
-from tests.stores import BACKENDS, database_url_for
+from tests.stores import BACKENDS, database_url_for, partitioned_urls_for, wanted_partitions
 from tests.support.api import going_on
 from tests.support.independent_verifier import verify_export
+from tests.support.processes import is_lead_process
 
 pytestmark = pytest.mark.slow
 
@@ -58,7 +59,7 @@ TRANSPORT_ERRORS = (OSError, http.client.HTTPException, ValueError)
 
 
 def worker_pids(master: int) -> set[int]:
-    """The gunicorn workers: the master's child processes (read from /proc, no dependency)."""
+    """The gunicorn workers: the master's child processes but its leader process (read from /proc, no dependency)."""
     pids = set()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -70,7 +71,7 @@ def worker_pids(master: int) -> set[int]:
             continue
         # The command name is in parentheses and may hold spaces: the ppid follows the last ')'.
         fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == master and fields[0] != "Z":
+        if int(fields[1]) == master and fields[0] != "Z" and not is_lead_process(int(entry)):
             pids.add(int(entry))
     return pids
 
@@ -198,9 +199,17 @@ def _stop(process) -> None:
 
 
 @pytest.fixture(params=BACKENDS)
-def store(request, tmp_path):
+def store(request, tmp_path, monkeypatch):
+    """The store of the server; on PostgreSQL with GAMBIT_TEST_PARTITIONS=N, its matches spread over N partitions
+    (the server is told them by GAMBIT_PARTITION_URLS, as a deployment is)."""
     url, drop = database_url_for(request.param, tmp_path)
+    drop_partitions = None
+    if request.param == "postgres" and wanted_partitions() > 1:
+        _, urls, drop_partitions = partitioned_urls_for("postgres", tmp_path, wanted_partitions(), shared=url)
+        monkeypatch.setenv("GAMBIT_PARTITION_URLS", ",".join(urls))
     yield request.param, url
+    if drop_partitions is not None:
+        drop_partitions()
     drop()
 
 

@@ -8,10 +8,11 @@ import pytest
 
 from domain import rulesets
 from domain.choices import random_legal_command
+from domain.rulesets.gambit_tcg.cards import DECKS
 from tests.hardening.play import pick
 from tests.support.api import auth, create_match, going_on, join_all, legal_options
 from tests.support.independent_verifier import verify_export
-from tests.support.leaks import endpoint_bodies, hidden_from
+from tests.support.leaks import endpoint_bodies, hidden_from, read_stream
 
 # Every registered game is played; CONFIGS names only the games not played with their defaults.
 CONFIGS = {
@@ -121,3 +122,39 @@ def test_no_gambitz_viewer_ever_receives_a_card_in_another_hand_or_the_deck(clie
                     assert not leaked, f"{seat or 'spectator'} saw {leaked} via {name}"
         seat = rng.choice(current.to_act())
         matches.act(mid, seat, pick(rng, current.ruleset.legal_commands(current.state, seat), enders_rate=0))
+
+
+def test_a_seats_join_options_reach_only_that_seat_while_the_match_runs_and_everyone_after(client, app):
+    # A deck list is hidden information: the join records it as a secret for its seat (so the verifier
+    # re-decides the setup), which no other seat and no spectator sees before the match's secrets open.
+    matches = app.extensions["gambit"].matches
+    rng = random.Random(17)
+    match = create_match(client, "gambit-tcg", {"turn_limit": 24})
+    mid = match["match_id"]
+    deck = list(DECKS["dusk"][:15] + DECKS["dawn"][:15])
+    tokens = join_all(client, match, options={"p1": {"deck_list": deck}, "p2": {"deck": "dusk"}})
+    joins = {r.public["seat"]: r for r in matches.records(mid) if r.kind == "SeatJoined"}
+    assert joins["p1"].secret == {"options": {"deck_list": deck}} and list(joins["p1"].audience) == ["p1"]
+    for step in range(60):
+        current = matches.match(mid)
+        if current.status != "active":
+            break
+        if step % 12 == 0:
+            for seat, token in [(None, None), *tokens.items()]:
+                bodies = endpoint_bodies(client, mid, token, current.version)
+                headers = auth(token) if token else {}
+                bodies["stream"] = read_stream(client, mid, headers, current.version).get_data(as_text=True)
+                for name, text in bodies.items():
+                    for owner in joins.keys() - {seat}:
+                        assert joins[owner].salt not in text, f"{owner}'s join options reached {seat or 'spectator'} via {name}"
+                if seat is not None:
+                    assert joins[seat].salt in bodies["export"], "a seat sees its own join options"
+        seat = rng.choice(current.to_act())
+        matches.act(mid, seat, pick(rng, current.ruleset.legal_commands(current.state, seat), enders_rate=0))
+    running = matches.match(mid)
+    if running.status == "active":
+        giver = running.ruleset.resigners(running.state)[0]  # gambit-tcg: only the seat the match waits for
+        resigned = client.post(f"/matches/{mid}/commands", json={"type": "resign"}, headers=auth(tokens[giver]))
+        assert resigned.status_code == 201, resigned.get_json()
+    export = client.get(f"/matches/{mid}/export").get_data(as_text=True)
+    assert joins["p1"].salt in export and joins["p2"].salt in export, "every secret opens when the match finishes"

@@ -25,6 +25,17 @@ def test_health_and_readiness_report_the_store_and_the_projection_lag(client):
     assert ready["status"] == "ready" and ready["projection_lag"] >= 0
 
 
+def test_readiness_reports_the_one_partition_its_notifications_and_each_followers_lag(client, app):
+    create_match(client, "gambitz")
+    ready = client.get("/readyz").get_json()
+    assert ready["status"] == "ready" and "unavailable_partitions" not in ready
+    [partition] = ready["partitions"]
+    assert partition["partition"] == 0 and partition["answers"] is True
+    assert partition["notifications"] == app.extensions["gambit"].index.app.recorder.max_notification_id()
+    assert partition["projection_lag"] == ready["projection_lag"]
+    assert partition["log_lag"] is not None and 0 <= partition["log_lag"] <= partition["notifications"]
+
+
 def samples(text: str) -> dict[tuple[str, frozenset], float]:
     """Every sample of a Prometheus text exposition: (name, labels) → value."""
     return {
@@ -55,7 +66,7 @@ def test_metrics_count_requests_by_route_template_and_commands_by_outcome(client
         if name == "gambit_commands_total" and dict(labels)["ruleset"] == "gambitz"
     }
     assert outcomes == {"accepted": 1, "illegal_command": 1, "version_mismatch": 1}
-    assert ("gambit_projection_lag", frozenset({("projection", "cross-match-index")})) in found
+    assert ("gambit_projection_lag", frozenset({("partition", "0"), ("projection", "cross-match-index")})) in found
     assert tokens["p1"] not in text
 
 
@@ -63,17 +74,29 @@ def test_the_projection_lag_metric_is_what_readiness_reports(client):
     create_match(client, "gambitz")
     lag = client.get("/readyz").get_json()["projection_lag"]
     found = samples(client.get("/metrics").get_data(as_text=True))
-    assert found[("gambit_projection_lag", frozenset({("projection", "cross-match-index")}))] == lag
+    assert found[("gambit_projection_lag", frozenset({("partition", "0"), ("projection", "cross-match-index")}))] == lag
+
+
+def test_every_partition_gauge_is_what_readiness_reports_for_partition_0(client):
+    create_match(client, "gambitz")
+    [ready] = client.get("/readyz").get_json()["partitions"]
+    found = samples(client.get("/metrics").get_data(as_text=True))
+    zero = frozenset({("partition", "0")})
+    assert found[("gambit_partition_up", zero)] == 1
+    assert found[("gambit_partition_notifications", zero)] == ready["notifications"]
+    assert found[("gambit_log_lag", zero)] == ready["log_lag"]
+    clock_lag = found[("gambit_clock_lag", zero)]
+    assert math.isnan(clock_lag) if ready["clock_lag"] is None else clock_lag == ready["clock_lag"]
 
 
 def test_an_unreachable_store_shows_the_lag_as_unknown_and_keeps_the_other_metrics(client, app, monkeypatch):
-    def broken() -> int:
+    def broken(partition: int = 0) -> int:
         raise ConnectionError("store down")
 
     client.get("/rulesets")
-    monkeypatch.setattr(app.extensions["gambit"].index, "lag", broken)
+    monkeypatch.setattr(app.extensions["gambit"].index, "position", broken)
     found = samples(client.get("/metrics").get_data(as_text=True))
-    assert math.isnan(found[("gambit_projection_lag", frozenset({("projection", "cross-match-index")}))])
+    assert math.isnan(found[("gambit_projection_lag", frozenset({("partition", "0"), ("projection", "cross-match-index")}))])
     rulesets = frozenset({("route", "/rulesets"), ("method", "GET"), ("status", "200")})
     assert found[("gambit_http_requests_total", rulesets)] == 1
 
@@ -250,10 +273,10 @@ def test_without_a_trusted_proxy_a_forged_forwarded_header_changes_nothing(limit
 
 
 def test_readiness_failure_is_a_problem_document(client, app, monkeypatch):
-    def broken() -> int:
+    def broken(partition: int = 0) -> int:
         raise ConnectionError("store down")
 
-    monkeypatch.setattr(app.extensions["gambit"].index, "lag", broken)
+    monkeypatch.setattr(app.extensions["gambit"].index, "position", broken)
     response = client.get("/readyz")
     assert response.status_code == 503 and response.mimetype == "application/problem+json"
     assert response.get_json()["code"] == "not_ready"

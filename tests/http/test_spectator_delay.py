@@ -11,7 +11,7 @@ import pytest
 from domain.ruleset import SPECTATOR, Viewer
 from projections.views import view_of
 from service import events as events_resource
-from tests.support.api import auth, create_match, join_all, legal_options
+from tests.support.api import auth, create_match, join_all, legal_options, play_until_a_bluff_call
 from tests.support.independent_verifier import verify_export
 from tests.support.leaks import endpoint_bodies, hidden_from
 from tests.test_openapi_contract import component, schema_errors
@@ -197,19 +197,8 @@ def test_a_match_without_a_delay_holds_nobody_back_and_says_nothing_of_one(clien
 def test_a_spectator_learns_no_verdict_until_the_delay_has_passed_the_ruling(client, app):
     mid, tokens = _delayed_match(client, "gambit-board", {})
     rng = random.Random(0)
-    ruling = None
-    for _ in range(200):
-        summary = client.get(f"/matches/{mid}", headers=auth(tokens["south"])).get_json()
-        assert summary["status"] == "active", "the seed plays a call while the match runs"
-        seat = rng.choice(summary["to_act"])
-        options = legal_options(client, mid, tokens[seat], rng)
-        calls = [o for o in options if o["type"] == "call_bluff"]
-        body = rng.choice(calls or [o for o in options if o["type"] != "resign"])
-        written = client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat])).get_json()
-        ruling = next((e["version"] for e in written["events"] if "bluff_call" in e["public"]), None)
-        if ruling is not None:
-            break
-    assert ruling is not None and app.extensions["gambit"].matches.match(mid).status == "active"
+    ruling = play_until_a_bluff_call(client, mid, tokens, rng, viewer=tokens["south"], tries=200)
+    assert app.extensions["gambit"].matches.match(mid).status == "active"
 
     def rulings(headers: dict) -> tuple[list, list, list]:
         audit = client.get(f"/matches/{mid}/audit/bluffs", headers=headers).get_json()["calls"]
@@ -334,18 +323,8 @@ def test_a_spectator_sees_no_dispute_filed_after_the_delayed_version(client, app
         client, "gambit-board", {}, organizer=(tournament["tournament_id"], tournament["organizer_key"])
     )
     rng = random.Random(0)
-    ruling = None
-    for _ in range(200):
-        summary = client.get(f"/matches/{mid}", headers=auth(tokens["south"])).get_json()
-        seat = rng.choice(summary["to_act"])
-        options = legal_options(client, mid, tokens[seat], rng)
-        calls = [o for o in options if o["type"] == "call_bluff"]
-        body = rng.choice(calls or [o for o in options if o["type"] != "resign"])
-        written = client.post(f"/matches/{mid}/commands", json=body, headers=auth(tokens[seat])).get_json()
-        ruling = next((e["version"] for e in written["events"] if "bluff_call" in e["public"]), None)
-        if ruling is not None:
-            break
-    assert ruling is not None and app.extensions["gambit"].matches.match(mid).status == "active"
+    ruling = play_until_a_bluff_call(client, mid, tokens, rng, viewer=tokens["south"], tries=200)
+    assert app.extensions["gambit"].matches.match(mid).status == "active"
     filed = client.post(
         f"/matches/{mid}/disputes", json={"call_version": ruling, "reason": "recount"}, headers=auth(tokens["north"])
     )

@@ -10,14 +10,14 @@ from collections import Counter
 
 import pytest
 
-from projections.leadership import Leadership, lead_while
+from projections.leadership import LEAD_PROCESS, Leadership, lead_while
 from tests.stores import postgres_schema_url
 
 # A process that takes the leadership, says so, and holds it until it is killed.
 _HOLDER = """
 import sys, time
 from projections.leadership import Leadership
-leadership = Leadership(sys.argv[1])
+leadership = Leadership(sys.argv[1], *sys.argv[2:])
 assert leadership.try_acquire()
 print("leading", flush=True)
 time.sleep(600)
@@ -152,3 +152,54 @@ def test_contenders_run_the_duties_in_one_leader_and_another_takes_over_when_it_
             stop.set()
         for thread in threads.values():
             thread.join(timeout=30)
+
+
+def test_the_lead_process_lock_is_apart_from_the_leadership_and_frees_when_its_process_is_killed(database_url):
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, database_url, LEAD_PROCESS], stdout=subprocess.PIPE, text=True
+    )
+    worker = Leadership(database_url, role=LEAD_PROCESS)
+    leadership = Leadership(database_url)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "leading"
+        assert worker.held_elsewhere(), "a live leader process went unseen"
+        assert leadership.try_acquire(), "the leader process's lock took the leadership itself"
+        holder.kill()
+        holder.wait(timeout=30)
+        _wait_for(lambda: not worker.held_elsewhere(), "the leader process's lock stayed with a dead process")
+        assert worker.try_acquire(), "looking at the lock kept it"
+    finally:
+        worker.release()
+        leadership.release()
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait(timeout=30)
+
+
+def test_a_leader_that_is_told_to_defer_steps_down_and_contends_again_only_when_it_no_longer_is(database_url):
+    duty = _Duty()
+    deferring = threading.Event()
+    stop = threading.Event()
+    contender = threading.Thread(
+        target=lead_while,
+        args=(Leadership(database_url), stop, [duty.for_contender("worker")]),
+        kwargs={"retry_seconds": 0.05, "check_seconds": 0.05, "defer": deferring.is_set},
+        daemon=True,
+    )
+    contender.start()
+    other = Leadership(database_url)
+    try:
+        _wait_for(lambda: duty.running == 1, "the contender did not lead")
+        deferring.set()  # a leader process appears
+        _wait_for(lambda: duty.running == 0, "the leader did not step down for the leader process")
+        _wait_for(other.try_acquire, "the leadership was not given back")
+        other.release()
+        time.sleep(0.3)  # several retries: a deferring contender takes nothing
+        assert duty.running == 0 and len(duty.ran_by) == 1
+        deferring.clear()  # the leader process died
+        _wait_for(lambda: duty.running == 1, "the contender did not take over once nobody was deferred to")
+        assert duty.most_at_once == 1
+    finally:
+        stop.set()
+        contender.join(timeout=30)
+        other.release()

@@ -1,4 +1,5 @@
-"""On PostgreSQL a write is one statement: the library's table lock, NOTIFY and insert in one function call."""
+"""On PostgreSQL a write is one statement: the library's table lock and insert in one function call; the
+followers' wake is its own transaction, after the append has committed (no server-wide NOTIFY lock per append)."""
 
 from __future__ import annotations
 
@@ -72,12 +73,34 @@ def test_appends_still_wait_for_the_table_lock_so_ids_commit_in_order(pg):
     assert appended.is_set(), "the append did not go on once the lock was released"
 
 
-def test_an_append_notifies_followers(pg):
-    app, conn, _ = pg
+def test_an_append_wakes_the_followers_of_its_own_schema(pg):
+    app, conn, schema = pg
     _new_match(app)
-    conn.execute("LISTEN gambit_events")
+    channel = app.store.recorder.wake_channel
+    assert schema in channel
+    conn.execute(f'LISTEN "{channel}"')
     _new_match(app)
-    assert next(conn.notifies(timeout=5, stop_after=1)).channel == "gambit_events"
+    assert next(conn.notifies(timeout=5, stop_after=1)).channel == channel
+
+
+def test_the_append_function_sends_no_notification_inside_its_transaction(pg):
+    app, conn, schema = pg
+    _new_match(app)
+    body = conn.execute(
+        "SELECT pg_get_functiondef(p.oid) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+        "WHERE n.nspname = %s AND p.proname = 'gambit_events_append'",
+        (schema,),
+    ).fetchone()[0]
+    assert "LOCK TABLE" in body
+    assert "notify" not in body.lower()
+
+
+def test_a_wake_that_fails_leaves_the_write_stored(pg, monkeypatch):
+    app, _, _ = pg
+    recorder = app.store.recorder
+    monkeypatch.setattr(recorder, "wake_statement", "SELECT no_such_function()")
+    match_id = _new_match(app)
+    assert app.match(match_id).version == 1
 
 
 def test_a_conflicting_write_stores_none_of_its_records(pg):
@@ -95,7 +118,7 @@ def test_a_conflicting_write_stores_none_of_its_records(pg):
     assert conn.execute(f'SELECT count(*) FROM "{schema}".gambit_events').fetchone()[0] == count
 
 
-def test_a_write_is_one_statement_to_the_database(pg, monkeypatch):
+def test_a_write_is_one_statement_to_the_database_then_its_wake_after_it(pg, monkeypatch):
     app, _, _ = pg
     match_id = _new_match(app)
     match = app.match(match_id)
@@ -111,8 +134,12 @@ def test_a_write_is_one_statement_to_the_database(pg, monkeypatch):
 
     monkeypatch.setattr(psycopg.Cursor, "execute", counted)
     app.store.save(match)
+    deadline = time.monotonic() + 10  # the wake is sent by the waker's thread, after the save has returned
+    while not any("gambit_events_wake" in text for text in statements) and time.monotonic() < deadline:
+        time.sleep(0.01)
     monkeypatch.undo()
     sent = [text for text in statements if text.strip()]  # not the pool's empty liveness check
-    assert len(sent) == 1
+    assert len(sent) == 2
     assert "gambit_events_append" in sent[0]
+    assert "gambit_events_wake" in sent[1]
     assert app.match(match_id).version == match.version

@@ -22,12 +22,6 @@ from tests.support.tamper import SNAPSHOTS
 
 
 @pytest.fixture
-def settings_for(database_url, tmp_path):
-    """Settings on a fresh store of each backend."""
-    return Settings(database_url=database_url, data_dir=str(tmp_path))
-
-
-@pytest.fixture
 def played(settings_for, tmp_path):
     """A running 2-seat gambitz match past its first snapshot (taken at version 50)."""
     played = Played(settings_for, tmp_path, "gambitz", {"players": 2}, seed=11, finish=False, upto=60)

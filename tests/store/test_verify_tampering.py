@@ -22,6 +22,7 @@ from service.cli import build_parser
 from service.settings import Settings
 from service.signing import Signer
 from service.verify_cli import EXIT_FAILED, EXIT_UNSIGNED, EXIT_USAGE, EXIT_VERIFIED, run_verify
+from tests.stores import BACKENDS, partitioned_urls_for
 from tests.support.api import auth, going_on, join_all, play_to_end
 from tests.support.tamper import SNAPSHOTS, StoreAccess
 
@@ -30,7 +31,7 @@ class Played:
     """A match played on a store, with what each attacker and the verifier need."""
 
     def __init__(self, settings: Settings, tmp_path, ruleset: str, config: dict, seed: int,
-                 finish: bool = True, upto: int | None = None) -> None:
+                 finish: bool = True, upto: int | None = None, options: dict | None = None) -> None:
         self.settings, self.tmp_path = settings, tmp_path
         self.app = create_app(settings)
         self.client = self.app.test_client()
@@ -40,7 +41,7 @@ class Played:
                                                    "tournament_id": tournament["tournament_id"]},
                                  headers=auth(self.organizer)).get_json()
         self.match_id = match["match_id"]
-        self.tokens = join_all(self.client, match)
+        self.tokens = join_all(self.client, match, options=options)
         rng = random.Random(seed)
         if finish:
             play_to_end(self.client, self.match_id, self.tokens, rng)
@@ -109,12 +110,6 @@ def recommit(record: dict) -> None:
     """A fresh salt and commitment for an edited secret."""
     record["salt"] = new_salt()
     record["commitment"] = commitment(record["secret"], record["salt"])
-
-
-@pytest.fixture
-def settings_for(database_url, tmp_path):
-    """Settings on a fresh store of each backend."""
-    return Settings(database_url=database_url, data_dir=str(tmp_path))
 
 
 @pytest.fixture
@@ -521,3 +516,68 @@ def test_a_dispute_the_service_would_refuse_fails_the_bounds_check_even_when_res
     assert dragons.verify(lines)[0] == EXIT_VERIFIED
     code, report = dragons.verify(rechain_and_resign(_edited(lines, kind, **public), dragons.signer()))
     assert code == EXIT_FAILED and finding in failed(report).get("bounds", ""), failed(report)
+
+
+# --- a match in a partition other than the first (issue 34) --------------------------------------
+
+
+@pytest.fixture(params=BACKENDS)
+def partitioned_settings(request, tmp_path):
+    """Settings of a service whose matches live in two partitions (SQLite files or PostgreSQL schemas)."""
+    shared, partitions, drop = partitioned_urls_for(request.param, tmp_path, 2)
+    yield Settings(database_url=shared, data_dir=str(tmp_path), partition_urls=partitions)
+    drop()
+
+
+def test_a_match_in_a_later_partition_verifies_and_fails_once_tampered_by_a_dealer_or_a_database_writer(
+    partitioned_settings, tmp_path
+):
+    app = create_app(partitioned_settings)
+    client = app.test_client()
+    store = app.extensions["gambit"].matches.store
+    match = client.post("/matches", json={"ruleset": "gambitz", "config": {"players": 3}}).get_json()
+    while store.partition_number(match["match_id"]) != 1:
+        match = client.post("/matches", json={"ruleset": "gambitz", "config": {"players": 3}}).get_json()
+    match_id = match["match_id"]
+    play_to_end(client, match_id, join_all(client, match), random.Random(3))
+    key = client.get("/.well-known/gambit-signing-key").get_json()["public_key"]
+
+    def verify(lines: list[dict]) -> tuple[int, dict]:
+        path = tmp_path / "export.ndjson"
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        out = io.StringIO()
+        code = run_verify(str(path), key, as_json=True, out=out, err=io.StringIO())
+        return code, json.loads(out.getvalue())
+
+    def export() -> list[dict]:
+        text = create_app(partitioned_settings).test_client().get(f"/matches/{match_id}/export").get_data(as_text=True)
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    honest = export()
+    code, report = verify(honest)
+    assert code == EXIT_VERIFIED and report["verdict"] == "VERIFIED"
+    assert honest[-1]["log"].endswith("/p1"), "the receipt names the partition's own log"
+
+    # A dealer holding the key swaps a dealt card with a later draw and signs again.
+    lines = export()
+    records = lines[1:-1]
+    dealt = next(r for r in records if r["kind"] == "CardsDealt")
+    later = next((r for r in records if r["kind"] == "CardsDrawn"), None) or [
+        r for r in records if r["kind"] == "CardsDealt"
+    ][1]
+    dealt["secret"]["cards"][0], later["secret"]["cards"][0] = later["secret"]["cards"][0], dealt["secret"]["cards"][0]
+    recommit(dealt)
+    recommit(later)
+    code, report = verify(rechain_and_resign(lines, Signer.load(partitioned_settings.data_dir, None)))
+    assert code == EXIT_FAILED and f"version {dealt['version']}" in failed(report)["dealt secrets"]
+
+    # A database writer without the key cuts the last write from the partition's own store.
+    access = StoreAccess(partitioned_settings.partition_urls[1])
+    access.drop_guards()
+    last = max(access.rows(match_id))
+    access.truncate_after(match_id, last - 1)
+    cut = export()
+    assert "unreceipted" in cut[-1] or cut[-1]["version"] < last - 1
+    code, report = verify(cut)
+    assert code == EXIT_FAILED and report["verdict"] == "FAILED"
+    app.extensions["gambit"].close()

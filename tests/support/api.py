@@ -71,3 +71,22 @@ def play_to_end(client, match_id: str, tokens: dict, rng: random.Random, max_com
         assert response.status_code == 201, (body, response.get_json())
         responses.append(response.get_json())
     raise AssertionError("the match did not finish")
+
+
+def play_until_a_bluff_call(
+    client, match_id: str, tokens: dict, rng: random.Random, viewer: str | None = None, tries: int = 300
+) -> int:
+    """Play legal commands, calling a bluff whenever one may be called, until a call is ruled while the match runs;
+    the ruling's version. `viewer`: the token the match's summary is read with (a delayed match shows seats more)."""
+    for _ in range(tries):
+        summary = client.get(f"/matches/{match_id}", headers=auth(viewer) if viewer else {}).get_json()
+        assert summary["status"] == "active", "the seed plays a call while the match runs"
+        seat = rng.choice(summary["to_act"])
+        options = legal_options(client, match_id, tokens[seat], rng)
+        calls = [o for o in options if o["type"] == "call_bluff"]
+        body = rng.choice(calls or [o for o in options if o["type"] != "resign"])
+        written = client.post(f"/matches/{match_id}/commands", json=body, headers=auth(tokens[seat])).get_json()
+        ruling = next((e["version"] for e in written["events"] if "bluff_call" in e["public"]), None)
+        if ruling is not None:
+            return ruling
+    raise AssertionError(f"no bluff call in {tries} commands")

@@ -46,13 +46,15 @@ class SeatKey:
         return self.sign_bytes(signed_message(match_id, version, command))
 
 
-def join_keyed(client, match: dict, keys: dict[str, SeatKey | None]) -> dict:
-    """Join every seat, each with its key (None: no key); returns seat → token."""
+def join_keyed(client, match: dict, keys: dict[str, SeatKey | None], options: dict | None = None) -> dict:
+    """Join every seat, each with its key (None: no key) and its join options (if any); returns seat → token."""
     tokens = {}
     for seat in [s["seat"] for s in match["seats"]]:
         body: dict = {"name": f"player-{seat}", "seat": seat}
         if keys.get(seat) is not None:
             body["public_key"] = keys[seat].sent
+        if options and seat in options:
+            body["options"] = options[seat]
         response = client.post(f"/matches/{match['match_id']}/seats", json=body)
         assert response.status_code == 201, response.get_json()
         tokens[seat] = response.get_json()["token"]

@@ -52,18 +52,22 @@ DOMAIN_MODULES = (
     "domain.clock_service",
     "domain.tournament_service",
     "domain.store",
+    "domain.partitions",
+    "domain.partition_health",
     "domain.seat_keys",
     *(name.rsplit(".", 1)[0] for name in MATCH_CLASSES),
 )
 # What the per-process objects' and the services' attributes are (service/context.py `Gambit`, domain/application.py
 # `MatchService`), for calls like `g.streams.reserve(…)` or `self.clocks.write(…)`.
+# The store is a `MatchStore`, or with several partitions a `PartitionedStore` (domain/partitions.py), whose calls
+# to a partition that does not answer are 503 `partition_unavailable`: both are followed.
 RECEIVERS = {
-    "matches": MATCH_SERVICE,
-    "clocks": "domain.clock_service.ClockService",
-    "tournaments": "domain.tournament_service.TournamentService",
-    "store": "domain.store.MatchStore",
-    "streams": "service.streams.StreamHub",
-    "signer": "service.signing.Signer",
+    "matches": (MATCH_SERVICE,),
+    "clocks": ("domain.clock_service.ClockService",),
+    "tournaments": ("domain.tournament_service.TournamentService",),
+    "store": ("domain.store.MatchStore", "domain.partitions.PartitionedStore"),
+    "streams": ("service.streams.StreamHub",),
+    "signer": ("service.signing.Signer",),
 }
 # Names of a `try`'s handlers that catch every error (nothing raised under them gets out).
 CATCH_ALL = {"Exception", "BaseException"}
@@ -164,7 +168,7 @@ class Source:
             if isinstance(value, ast.Name) and value.id == "MatchService":
                 found.append(f"{MATCH_SERVICE}.{func.attr}")
             if isinstance(value, ast.Attribute) and value.attr in RECEIVERS:
-                found.append(f"{RECEIVERS[value.attr]}.{func.attr}")
+                found += [f"{receiver}.{func.attr}" for receiver in RECEIVERS[value.attr]]
             if module in DOMAIN_MODULES:
                 # Inside the domain classes a call by name reaches any method of that name (over-approximate).
                 if func.attr in self.match_service_methods and module == "domain.application":

@@ -94,6 +94,13 @@ class StoreAccess:
         self._run("DELETE FROM {events} WHERE originator_id = ? AND originator_version > ?",
                   (self._id(match_id), version))
 
+    def rewind(self, match_id: str, version: int) -> None:
+        """Put a match back to a version, as if nothing after it was ever written: its events and snapshots after it
+        are deleted (a fork starts here: the service then takes another write at the next version)."""
+        for table in (EVENTS, SNAPSHOTS):
+            self._run("DELETE FROM {" + table + "} WHERE originator_id = ? AND originator_version > ?",
+                      (self._id(match_id), version))
+
     def rewrite_from(self, match_id: str, version: int, change) -> None:
         """Apply `change(rows)` then rebuild every chain link from `version` on, as a forger would."""
         rows = self.rows(match_id)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from domain.tlog import Frontier, Hashes, entry_bytes, leaf_hash
 from domain.tlog_note import Checkpoint
+from domain.tlog_rotation import retirement_statement
+from service.signing import Signer
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "verification.md"
 KEY_ID = "fe812c12f3ab4ce6"
@@ -31,3 +35,20 @@ def test_the_worked_example_of_the_log_is_what_the_code_computes():
     assert f"leaf hash 1 = {leaves[1].hex()}\n" in text
     assert f"```\n{body}```" in text
     assert f"```\n{proof}```" in text
+
+
+def test_the_worked_example_of_a_key_retirement_is_what_the_code_computes():
+    text = DOC.read_text(encoding="utf-8").split("### Key rotation: the new key retires the old one in the log")[1]
+    old = Signer(Ed25519PrivateKey.from_private_bytes(b"\x07" * 32))
+    new = Signer(Ed25519PrivateKey.from_private_bytes(b"\x08" * 32))
+    origin = f"gambit-log/{KEY_ID}"
+    entry = new.retirement_entry(origin, old.public_key_b64, 3)
+    leaves = [leaf_hash(entry_bytes(match_id, version, head, KEY_ID)) for match_id, version, head in HEADS]
+    frontier = Frontier()
+    for leaf in [*leaves, leaf_hash(entry)]:
+        frontier.append(leaf)
+    assert f"public key is\n`{new.public_key_b64}` and key id `{new.key_id}`" in text
+    assert f"statement = {retirement_statement(origin, old.public_key_b64, 3).decode()}\n" in text
+    assert f"entry 3 = {entry.decode()}\n" in text
+    assert f"leaf hash 3 = {leaf_hash(entry).hex()}\n" in text
+    assert f"```\n{Checkpoint(origin, 4, frontier.root()).body()}```" in text

@@ -1,9 +1,11 @@
 """The log never shows a spectator more than a match's delay allows: a match with a spectator delay enters the log
-as sealed leaves (a commitment per write), so neither its id, nor its versions, nor its heads appear in /log/*; the
-write's proof, gated by the delay, reveals the salt that opens its leaf, and the export's proof still verifies."""
+as sealed leaves (a commitment per write), so neither its id, nor its versions, nor its heads appear in /log/* (its
+consistency proofs included); the write's proof, gated by the delay, reveals the salt that opens its leaf, and the
+export's proof still verifies."""
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 
@@ -29,13 +31,17 @@ def _delayed_match(client) -> tuple[dict, dict]:
 
 
 def _everything_public_in_the_log(client) -> bytes:
-    """What anyone can read of the log: its list, its checkpoint, and every entries and hash tile of the tree."""
+    """What anyone can read of the log: its list, its checkpoint, every entries and hash tile of the tree, and every
+    consistency proof to it."""
     seen = [client.get("/log/").get_data(), client.get("/log/checkpoint").get_data()]
     size = parse_checkpoint(parse_note(client.get("/log/checkpoint").get_data(as_text=True)).text).size
     for path in (f"entries/000.p/{size}", f"0/000.p/{size}"):
         response = client.get(f"/log/tile/{path}")
         assert response.status_code == 200
         seen.append(response.get_data())
+    for first in range(size + 1):
+        proof = client.get(f"/log/consistency?first={first}&second={size}").get_json()["proof"]
+        seen.extend(base64.b64decode(h) for h in proof)
     return b"\n".join(seen)
 
 
@@ -90,3 +96,16 @@ def test_a_delayed_matchs_export_verifies_its_sealed_leaf(app, client, tmp_path)
         code = run_verify(str(path), [key], True, out=out, err=io.StringIO())
         checks = {c["check"]: c for c in json.loads(out.getvalue())["reports"][0]["checks"]}
         assert code == 0 and checks["log"]["status"] == "pass", (who, checks["log"])
+
+
+def test_how_far_a_delayed_match_is_logged_is_told_a_spectator_only_up_to_what_the_delay_shows(app, client):
+    match, tokens = _delayed_match(client)
+    _integrate(app)
+    match_id = match["match_id"]
+    live = client.get(f"/matches/{match_id}", headers=auth(tokens["p1"])).get_json()["version"]
+    shown = client.get(f"/matches/{match_id}").get_json()["delay"]["as_of"]
+    assert shown < live
+    assert client.get(f"/matches/{match_id}/logged", headers=auth(tokens["p1"])).get_json()["version"] == live
+    spectator = client.get(f"/matches/{match_id}/logged").get_json()
+    assert spectator["version"] is not None and spectator["version"] <= shown, "no logged version past the delay"
+    assert client.get(f"/matches/{match_id}/logged", headers=auth("not-a-token")).status_code == 401

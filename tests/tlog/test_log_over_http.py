@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import json
 
-from domain.tlog import entry_of_receipt, leaf_hash, read_entry_bundle, root_from_inclusion
+from domain.tlog import EMPTY_ROOT, consistent, entry_of_receipt, leaf_hash, read_entry_bundle, root_from_inclusion
 from domain.tlog_note import parse_checkpoint, parse_note, parse_proof
 from service.keeper import build_sequencer
 from service.log_keys import NoteKey
@@ -115,3 +115,33 @@ def test_the_checkpoint_is_signed_by_the_service_key_under_the_logs_origin(app, 
     assert origin == client.get("/log/").get_json()["logs"][0]["origin"] and size == "0"
     assert base64.b64decode(root).hex() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     assert _log_key(client).signed(parse_note(text)) is not None
+
+
+def test_a_kept_checkpoint_is_proven_to_be_extended_by_the_consistency_endpoint(app, client):
+    match = create_match(client, "gambitz", {"players": 2})
+    _integrate(app)
+    kept = parse_checkpoint(parse_note(client.get("/log/checkpoint").get_data(as_text=True)).text)
+    join_all(client, match)
+    create_match(client, "gambitz", {"players": 2})
+    _integrate(app)
+    served = parse_checkpoint(parse_note(client.get("/log/checkpoint").get_data(as_text=True)).text)
+    assert served.size > kept.size
+    response = client.get(f"/log/consistency?first={kept.size}&second={served.size}")
+    assert response.status_code == 200 and "immutable" in response.headers["Cache-Control"]
+    body = response.get_json()
+    proof = [base64.b64decode(h) for h in body["proof"]]
+    assert (body["first"], body["second"]) == (kept.size, served.size)
+    assert consistent(kept.size, served.size, kept.root, served.root, proof)
+    assert not consistent(kept.size, served.size, EMPTY_ROOT, served.root, proof), "another old root is no ancestor"
+    assert client.get("/log/").get_json()["logs"][0]["consistency"] == "/log/consistency"
+
+
+def test_the_consistency_endpoint_refuses_sizes_it_cannot_prove(app, client):
+    create_match(client, "gambitz", {"players": 2})
+    _integrate(app)
+    for query in ("first=2&second=1", "first=-1&second=1", "first=x&second=1", "second=1", "first=0"):
+        response = client.get(f"/log/consistency?{query}")
+        assert response.status_code == 400 and response.get_json()["code"] == "invalid_parameter", query
+    response = client.get("/log/consistency?first=0&second=2")
+    assert response.status_code == 404 and response.get_json()["code"] == "no_tree"
+    assert client.get("/log/consistency?first=1&second=1").get_json()["proof"] == []

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import io
 import json
-import socket
 import threading
 from datetime import datetime
 
 import pytest
-from werkzeug.serving import make_server
 
 from domain.tlog_note import parse_checkpoint, parse_note
 from service.app import create_app
@@ -22,38 +20,12 @@ from service.keeper import build_sequencer, build_witnessing
 from service.log_keys import NoteKey
 from service.settings import Settings
 from service.verify_cli import EXIT_FAILED, EXIT_PENDING, EXIT_USAGE, EXIT_VERIFIED, run_verify
-from service.witness import Witness, create_witness_app
+from service.witness import Witness
 from service.witnessing import parse_witnesses
-from tests.browser.conftest import QuietHandler
 from tests.support.api import auth, create_match, join_all
+from tests.tlog.served_witness import ServedWitness, closed_port, witness_key_files
 
 MERGE_DELAY = 60
-
-
-class ServedWitness:
-    """A witness app served by werkzeug in a thread on 127.0.0.1."""
-
-    def __init__(self, witness: Witness) -> None:
-        self.witness = witness
-        self.server = make_server(
-            "127.0.0.1", 0, create_witness_app(witness), threaded=True, request_handler=QuietHandler
-        )
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        """Stop serving."""
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=10)
-
-
-def _closed_port() -> int:
-    """A port nothing listens on: a witness that is down."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -64,7 +36,7 @@ def witnessed(database_url, tmp_path):
     first.extensions["gambit"].close()
     witnesses = [Witness(str(tmp_path / f"w{i}"), f"witness-{i}", [log_vkey]) for i in range(3)]
     served = [ServedWitness(w) for w in witnesses[:2]]
-    urls = [s.url for s in served] + [f"http://127.0.0.1:{_closed_port()}"]
+    urls = [s.url for s in served] + [f"http://127.0.0.1:{closed_port()}"]
     entries = " ".join(f"{w.name}={url}={w.vkey}" for w, url in zip(witnesses, urls, strict=True))
     settings = Settings(
         database_url=database_url,
@@ -85,15 +57,6 @@ def _sequence(app) -> None:
     gambit = app.extensions["gambit"]
     build_sequencer(gambit).integrate()
     build_witnessing(gambit).collect()
-
-
-def _key_files(tmp_path, witnesses) -> list[str]:
-    paths = []
-    for w in witnesses:
-        path = tmp_path / f"{w.name}.vkey"
-        path.write_text(w.vkey + "\n")
-        paths.append(str(path))
-    return paths
 
 
 def _verify(client, tmp_path, match_id: str, keys: list[str], now: float, quorum: int | None = 2):
@@ -142,7 +105,7 @@ def test_writes_go_on_while_witnesses_are_down_and_readiness_says_how_far_behind
     assert status["witnessed_size"] == witnessed_size and status["behind_leaves"] == status["size"] - witnessed_size > 0
     assert status["behind_seconds"] is not None
     metrics = client.get("/metrics").get_data(as_text=True)
-    assert f"gambit_log_witness_behind_leaves {float(status['behind_leaves'])}" in metrics
+    assert f'gambit_log_witness_behind_leaves{{partition="0"}} {float(status["behind_leaves"])}' in metrics
     served_size = parse_checkpoint(parse_note(client.get("/log/checkpoint").get_data(as_text=True)).text).size
     assert served_size == witnessed_size, "the log serves the newest checkpoint its quorum cosigned"
 
@@ -150,7 +113,7 @@ def test_writes_go_on_while_witnesses_are_down_and_readiness_says_how_far_behind
 def test_verify_says_verified_pending_then_failed_by_the_merge_delay(witnessed, tmp_path):
     app, served, witnesses = witnessed
     client = app.test_client()
-    keys = _key_files(tmp_path, witnesses)
+    keys = witness_key_files(tmp_path, witnesses)
     match = create_match(client, "gambitz", {"players": 2})
     _sequence(app)
     at = _last_record_time(client, match["match_id"])
@@ -174,7 +137,7 @@ def test_a_quorum_of_half_or_fewer_of_the_witness_keys_is_refused(witnessed, tmp
     app, _, witnesses = witnessed
     client = app.test_client()
     match = create_match(client, "gambitz", {"players": 2})
-    keys = _key_files(tmp_path, witnesses)
+    keys = witness_key_files(tmp_path, witnesses)
     code, message = _verify(client, tmp_path, match["match_id"], keys, now=0, quorum=1)
     assert code == EXIT_USAGE and "more than half" in message
     code, message = _verify(client, tmp_path, match["match_id"], keys[:2], now=0, quorum=1)
@@ -203,7 +166,7 @@ def test_a_seats_kept_receipt_is_checked_against_the_witnesses_too(witnessed, tm
         out=out,
         err=io.StringIO(),
         receipts=[str(kept)],
-        witness_keys=_key_files(tmp_path, witnesses),
+        witness_keys=witness_key_files(tmp_path, witnesses),
         quorum=2,
         now=lambda: 0,
     )
