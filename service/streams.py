@@ -32,6 +32,8 @@ POLL_SECONDS = 0.25
 WOKEN_POLL_SECONDS = 2.0
 # How long closing waits for the watcher: a poll, or the pause after a store hiccup, and a query.
 WATCHER_STOP_SECONDS = 10.0
+# How long closing waits for woken streams to end (each sends what it has and returns its slot).
+STREAMS_STOP_SECONDS = 5.0
 RETRY_AFTER_SECONDS = 5
 
 
@@ -64,6 +66,7 @@ class StreamHub:
         self.per_client = per_client
         self._listen = listen
         self._lock = threading.Lock()
+        self._all_released = threading.Condition(self._lock)
         self._followers: dict[str, set[Follower]] = {}
         self._clients: Counter[str] = Counter()
         self._open = 0
@@ -106,6 +109,8 @@ class StreamHub:
             self._clients[follower.client] -= 1
             if not self._clients[follower.client]:
                 del self._clients[follower.client]
+            if not self._open:
+                self._all_released.notify_all()
 
     @property
     def stopped(self) -> bool:
@@ -123,6 +128,9 @@ class StreamHub:
         watcher = self._watcher
         if watcher is not None and watcher is not threading.current_thread():
             watcher.join(timeout=WATCHER_STOP_SECONDS)
+        # For the same reason the woken streams must have ended: each reads the store once more before it does.
+        with self._all_released:
+            self._all_released.wait_for(lambda: not self._open, timeout=STREAMS_STOP_SECONDS)
 
     # ----- the watcher ------------------------------------------------------------------------
     def _start_watcher(self) -> None:

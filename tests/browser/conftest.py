@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.wsgi import ClosingIterator
 
 from service import watch
 from service.app import create_app
@@ -46,6 +47,35 @@ class QuietHandler(WSGIRequestHandler):
         """Keep test output quiet."""
 
 
+class InFlight:
+    """WSGI middleware that counts the requests being served (a streamed one until its response is closed)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.count = 0
+        self._changed = threading.Condition()
+
+    def __call__(self, environ, start_response):
+        """Serve the request, counting it until its response is closed."""
+        with self._changed:
+            self.count += 1
+        try:
+            return ClosingIterator(self.app(environ, start_response), [self._done])
+        except BaseException:
+            self._done()
+            raise
+
+    def _done(self) -> None:
+        with self._changed:
+            self.count -= 1
+            self._changed.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no request is being served; False when `timeout` seconds pass first."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.count == 0, timeout=timeout)
+
+
 class LiveServer:
     """The app served by werkzeug in a thread on 127.0.0.1, plus a test client on the same store.
 
@@ -68,7 +98,8 @@ class LiveServer:
         if "watch" not in self.app.blueprints:
             self.app.register_blueprint(watch.bp)
         self.client = self.app.test_client()
-        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True, request_handler=QuietHandler)
+        self.in_flight = InFlight(self.app)
+        self.server = make_server("127.0.0.1", self.port, self.in_flight, threaded=True, request_handler=QuietHandler)
         self.port = self.server.server_port
         self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.server.serve_forever, name="live-server", daemon=True)
@@ -80,11 +111,17 @@ class LiveServer:
         return self.app.extensions["gambit"].matches
 
     def stop(self) -> None:
-        """Stop serving, end open event streams, release the store (the port is free until `start`)."""
+        """Stop serving, end open event streams, release the store (the port is free until `start`).
+
+        The store is released only once no request is being served: a request thread inside a query on a closed
+        SQLite connection crashes the whole test process."""
         self.server.shutdown()
         self.thread.join(timeout=10)
         self.server.server_close()
-        self.app.extensions["gambit"].close()  # wakes every open stream, which then ends
+        gambit = self.app.extensions["gambit"]
+        gambit.streams.close()  # wakes every open stream, which then ends
+        assert self.in_flight.wait_idle(timeout=30), f"{self.in_flight.count} requests still being served"
+        gambit.close()
 
     def close(self) -> None:
         """Stop for good."""

@@ -133,8 +133,8 @@ def test_the_event_stream_sends_records_as_server_sent_events(client):
     tokens = join_all(client, match)
     mid = match["match_id"]
     play_to_end(client, mid, tokens, random.Random(5))
-    stream = client.get(f"/matches/{mid}/events?after=0", headers={"Accept": "text/event-stream"})
-    text = stream.get_data(as_text=True)
+    with client.get(f"/matches/{mid}/events?after=0", headers={"Accept": "text/event-stream"}) as stream:
+        text = stream.get_data(as_text=True)
     assert stream.mimetype == "text/event-stream"
     assert "id: 1\nevent: record\n" in text
     assert text.rstrip().endswith("event: end\ndata: {}")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 
 from tests.support.api import auth, create_match, join_all, legal_options
 
@@ -47,3 +49,25 @@ def test_closing_the_hub_stops_its_watcher_before_the_store_closes(client, app):
     hub.release(follower)
     hub.close()
     assert not watcher.is_alive(), "close() returned while the watcher could still use the store"
+
+
+def test_closing_the_hub_waits_for_its_woken_streams_to_end(client, app):
+    # A woken stream reads the store once more before it ends; the store must not close under it (the same crash).
+    hub = app.extensions["gambit"].streams
+    follower = hub.reserve(create_match(client, "gambitz")["match_id"], "10.0.0.1")
+    ended = []
+
+    def stream() -> None:
+        while not hub.stopped:
+            follower.wait(RING_SECONDS)
+        time.sleep(0.3)  # the stream's last read of the store
+        ended.append(time.monotonic())
+        hub.release(follower)
+
+    thread = threading.Thread(target=stream)
+    thread.start()
+    hub.close()
+    closed = time.monotonic()
+    thread.join(RING_SECONDS)
+    assert ended and ended[0] <= closed, "close() returned while a woken stream could still use the store"
+    assert hub.open_streams == 0
