@@ -62,7 +62,9 @@ export class LogKeeper {
     this.joinedAt = joinedAt;
     this.finding = null;    // the look for the join's receipt under way
     this.joinWalked = null; // the seat and versions of the last look that found no receipt
-    this.stale = 0;         // kept proofs that no longer stand (a retired key's, against its own checkpoints)
+    this.stale = 0;         // kept proofs that no longer stand (a retired key's, against its own checkpoints), or
+                            // whose checkpoint waits for its witnesses' cosignatures
+    this.servedWitnessed = false; // whether the served checkpoint of the last round had its quorum's cosignatures
     this.token = null;
     this.seat = null;
     this.checking = null;   // the round under way
@@ -181,6 +183,7 @@ export class LogKeeper {
     const names = witnesses.length ? await cosigners(note, witnesses) : [];
     const quorum = log.quorum || 0;
     const witnessed = names !== null && names.length >= quorum;
+    this.servedWitnessed = witnessed;
     if (witnessed && (!kept || checkpoint.size > kept.size)) {
       this.storage.setItem(CHECKPOINT_KEY + checkpoint.origin, JSON.stringify({
         origin: checkpoint.origin, size: checkpoint.size, root: note.text.split("\n")[2], note: served,
@@ -355,6 +358,21 @@ export class LogKeeper {
     return proof.index < retired.size && (await signedByLog(proof.note, proof.checkpoint.origin, this.signing.public_key)) !== false;
   }
 
+  // Whether a proof's checkpoint carries the cosignatures of a quorum of the log's witnesses (true for a log without
+  // witnesses, and where this browser cannot check cosignatures: the panel says so).
+  async witnessedProof(text) {
+    const witnesses = (this.log && this.log.witnesses) || [];
+    const quorum = (this.log && this.log.quorum) || 0;
+    if (!witnesses.length || !quorum) return true;
+    let names = null;
+    try {
+      names = await cosigners(parseProof(text).note, witnesses);
+    } catch {
+      return true; // not a proof this page can read: `stands` already judged it
+    }
+    return names === null || names.length >= quorum;
+  }
+
   // How far the served checkpoint holds this match's writes ({ log, size, version }), or null when it cannot be told.
   async logged() {
     try {
@@ -380,14 +398,21 @@ export class LogKeeper {
   }
 
   /** Ask for the proof of every kept receipt that has none yet, or one that no longer stands (its key retired), once
-   * the served checkpoint holds its write; keep a proof only when it stands. */
+   * the served checkpoint holds its write; keep a proof only when it stands. A proof against a checkpoint its
+   * witnesses had not cosigned yet (the log's first, served before any was) is asked for again once the served one
+   * is cosigned: `gambit verify --witness-key` waits on such a proof (PENDING), so it is not counted as proven. */
   async proveReceipts() {
     const seat = this.seat;
     const kept = this.receipts(seat);
     let stale = 0;
     const wanted = [];
+    const waiting = new Set();
     for (const receipt of kept) {
-      if (receipt.log_proof && (!this.retirementOf(receipt) || (await this.stands(receipt, receipt.log_proof)))) continue;
+      if (receipt.log_proof && (!this.retirementOf(receipt) || (await this.stands(receipt, receipt.log_proof)))) {
+        if (await this.witnessedProof(receipt.log_proof)) continue;
+        waiting.add(receipt.version);
+        if (!this.servedWitnessed) continue; // a proof asked for now would wait for the witnesses as well
+      }
       wanted.push(receipt);
     }
     // Only what the log holds is asked for: a write not in the served checkpoint yet waits for a later round.
@@ -408,12 +433,17 @@ export class LogKeeper {
         else this.retries.delete(receipt.version);
       }
       if (text !== null) {
-        if (receipt.log_proof) this.box.dataset.refreshed = String(Number(this.box.dataset.refreshed || 0) + 1);
+        if (receipt.log_proof && !waiting.has(receipt.version)) {
+          this.box.dataset.refreshed = String(Number(this.box.dataset.refreshed || 0) + 1);
+        }
         receipt.log_proof = text;
-      } else if (receipt.log_proof) {
+        if (await this.witnessedProof(text)) waiting.delete(receipt.version);
+        else waiting.add(receipt.version);
+      } else if (receipt.log_proof && !waiting.has(receipt.version)) {
         stale += 1; // kept until one that stands comes: it still proves the write was logged under the old key
       }
     }
+    stale += waiting.size;
     // Receipts kept meanwhile (a move answered during the look) stay: the proofs go onto what is kept now.
     const proofs = new Map(kept.map((r) => [r.version, r.log_proof]));
     const now = this.receipts(seat).map((r) => (proofs.get(r.version) ? { ...r, log_proof: proofs.get(r.version) } : r));

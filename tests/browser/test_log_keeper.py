@@ -214,6 +214,31 @@ def test_the_seats_page_keeps_the_cosigned_checkpoint_and_saves_receipts_with_th
     assert page.recorder.errors == []
 
 
+def test_a_proof_against_a_checkpoint_not_yet_cosigned_is_not_counted_and_is_fetched_again_once_cosigned(
+    server, page, tmp_path
+):
+    # Before the witnesses' first cosignatures the log serves its newest signed checkpoint: a proof against it is
+    # one `gambit verify --witness-key` waits on (PENDING), so the page asks again once a cosigned one is served.
+    match = create_match(server.client, "gambitz", {"players": 2})
+    match_id = match["match_id"]
+    assert join_from_page(page, server, match_id, "Ada", "p1") == "p1"
+    build_sequencer(server.app.extensions["gambit"]).integrate()  # signed, and no witness asked yet
+    waiting = check_now(page)
+    assert waiting["receipts"] == "1" and waiting["proven"] == "0", waiting
+    (kept,) = json.loads(page.evaluate("k => localStorage.getItem(k)", f"gambit-receipts:{match_id}:p1"))
+    assert "— witness-" not in kept["log_proof"], "the proof kept meanwhile is against the uncosigned checkpoint"
+
+    server.sequence()
+    state = check_now(page)
+    assert state["receipts"] == state["proven"] == "1" and "refreshed" not in state, state
+    (kept,) = json.loads(page.evaluate("k => localStorage.getItem(k)", f"gambit-receipts:{match_id}:p1"))
+    assert kept["log_proof"].count("— witness-") == 2, "the proof now carries both witnesses' cosignatures"
+    receipts, _ = save_receipts(page, tmp_path)
+    checkpoint = save_checkpoint(page, tmp_path)
+    code, checks = verify(server, tmp_path, match_id, receipts, checkpoint, int(state["keptSize"]))
+    assert code == EXIT_VERIFIED, [c for c in checks.values() if c["status"] != "pass"]
+
+
 def test_a_seat_that_joins_on_the_page_keeps_its_join_receipt_with_its_proof(server, page, tmp_path):
     match = create_match(server.client, "gambitz", {"players": 2})
     match_id = match["match_id"]
