@@ -64,7 +64,7 @@ def _run(database_url: str, listen: bool, lose_wakes: bool = False):
     app = open_matches(storage_env(database_url))
     recorder = app.store.recorder
     if lose_wakes:
-        recorder.wake_statement = "SELECT 1"  # every wake lost: the follower finds the records on its poll
+        recorder.wake_function = "pg_backend_pid"  # every wake lost: the follower finds the records on its poll
     seen: list[int] = []
     stop = threading.Event()
     follower = threading.Thread(target=_follow, args=(recorder, stop, seen, listen))

@@ -98,7 +98,7 @@ def test_the_append_function_sends_no_notification_inside_its_transaction(pg):
 def test_a_wake_that_fails_leaves_the_write_stored(pg, monkeypatch):
     app, _, _ = pg
     recorder = app.store.recorder
-    monkeypatch.setattr(recorder, "wake_statement", "SELECT no_such_function()")
+    monkeypatch.setattr(recorder, "wake_function", "no_such_function")
     match_id = _new_match(app)
     assert app.match(match_id).version == 1
 

@@ -1,12 +1,19 @@
-"""The followers' wake after an append is sent by a thread of its own, one at a time: every append is followed by a
-wake that starts after it committed, and appends that commit while a wake is being sent share the next one."""
+"""The followers' wake after an append is sent by a thread of its own, one at a time and at most one per pace: every
+append is followed by a wake that starts after it committed and names its log, and appends that commit while a wake
+is being sent (or paced) share the next one. One waker serves every events table of a server."""
 
 from __future__ import annotations
 
 import threading
 import time
 
+import psycopg
+import pytest
+
+from domain.application import open_matches
 from domain.pg_append import Waker
+from domain.store import storage_env
+from tests.stores import postgres_schema_url
 
 
 class _SlowSender:
@@ -15,12 +22,14 @@ class _SlowSender:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.started: list[float] = []
+        self.named: list[list] = []
         self.sending = threading.Event()
         self.release = threading.Event()
         self.release.set()
 
-    def __call__(self) -> None:
+    def __call__(self, items: list) -> None:
         self.started.append(time.monotonic())
+        self.named.append(items)
         self.sending.set()
         self.release.wait(10)
         time.sleep(self.seconds)
@@ -94,3 +103,53 @@ def test_concurrent_asks_never_go_unanswered():
         time.sleep(0.005)
     assert sender.started[-1] >= max(last_ask), "the last ask got no wake after it"
     assert len(sender.started) < 1600, "every ask sent its own wake"
+
+
+def test_a_waker_under_a_stream_of_asks_sends_at_most_one_wake_per_pace():
+    sender = _SlowSender(0.0)
+    waker = Waker(sender)
+    began = last_ask = time.monotonic()
+    while last_ask - began < 0.5:
+        last_ask = time.monotonic()
+        waker.ask()
+        time.sleep(0.0002)
+    _settled(sender, 2)
+    gaps = [later - earlier for earlier, later in zip(sender.started, sender.started[1:])]
+    assert gaps and min(gaps) >= Waker.PACE_SECONDS * 0.99, "two wakes closer than the pace"
+    assert sender.started[-1] >= last_ask, "the last ask got no wake after it"
+
+
+def test_one_wake_names_every_log_asked_for_since_the_last():
+    sender = _SlowSender(0.0)
+    sender.release.clear()
+    waker = Waker(sender)
+    waker.ask("first")
+    assert sender.sending.wait(5)
+    for log in ("second", "third", "second"):
+        waker.ask(log)
+    sender.release.set()
+    _settled(sender, 2)
+    assert sender.named == [["first"], ["second", "third"]]
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_tables_of_one_server_share_a_waker_and_one_wake_wakes_each_tables_followers():
+    (one_url, drop_one), (two_url, drop_two) = postgres_schema_url(), postgres_schema_url()
+    one, two = open_matches(env=storage_env(one_url)), open_matches(env=storage_env(two_url))
+    try:
+        first, second = one.store.recorder, two.store.recorder
+        assert first._waker is second._waker
+        with psycopg.connect(one_url.split("?")[0], autocommit=True) as listener:
+            for recorder in (first, second):
+                listener.execute(f'LISTEN "{recorder.wake_channel}"')
+            first._waker.ask(first)
+            first._waker.ask(second)
+            heard = set()
+            for note in listener.notifies(timeout=10, stop_after=2):
+                heard.add(note.channel)
+        assert heard == {first.wake_channel, second.wake_channel}
+    finally:
+        one.close()
+        two.close()
+        drop_one()
+        drop_two()
