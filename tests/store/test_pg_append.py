@@ -139,7 +139,9 @@ def test_a_write_is_one_statement_to_the_database_then_its_wake_after_it(pg, mon
         time.sleep(0.01)
     monkeypatch.undo()
     sent = [text for text in statements if text.strip()]  # not the pool's empty liveness check
-    assert len(sent) == 2
-    assert "gambit_events_append" in sent[0]
-    assert "gambit_events_wake" in sent[1]
+    appends = [n for n, text in enumerate(sent) if "gambit_events_append" in text]
+    assert len(appends) == 1, sent
+    assert any("gambit_events_wake" in text for text in sent[appends[0] + 1 :]), "a wake follows the write"
+    # Nothing else: another test's waker (one per server and process) may send a wake meanwhile, never a write.
+    assert all("gambit_events_wake" in text for n, text in enumerate(sent) if n != appends[0]), sent
     assert app.match(match_id).version == match.version
