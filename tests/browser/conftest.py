@@ -9,7 +9,10 @@ from __future__ import annotations
 import os
 import random
 import re
+import sys
 import threading
+import traceback
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -48,32 +51,50 @@ class QuietHandler(WSGIRequestHandler):
 
 
 class InFlight:
-    """WSGI middleware that counts the requests being served (a streamed one until its response is closed)."""
+    """WSGI middleware that tracks the requests being served (a streamed one until its response is closed)."""
 
     def __init__(self, app) -> None:
         self.app = app
-        self.count = 0
+        self.serving: dict[int, tuple[str, int]] = {}  # per request: its method and path, and its thread's id
         self._changed = threading.Condition()
+        self._next = 0
+
+    @property
+    def count(self) -> int:
+        """How many requests are being served now."""
+        return len(self.serving)
 
     def __call__(self, environ, start_response):
-        """Serve the request, counting it until its response is closed."""
+        """Serve the request, tracking it until its response is closed."""
         with self._changed:
-            self.count += 1
+            self._next += 1
+            number = self._next
+            self.serving[number] = (f"{environ['REQUEST_METHOD']} {environ.get('PATH_INFO', '')}", threading.get_ident())
         try:
-            return ClosingIterator(self.app(environ, start_response), [self._done])
+            return ClosingIterator(self.app(environ, start_response), [lambda: self._done(number)])
         except BaseException:
-            self._done()
+            self._done(number)
             raise
 
-    def _done(self) -> None:
+    def _done(self, number: int) -> None:
         with self._changed:
-            self.count -= 1
+            self.serving.pop(number, None)
             self._changed.notify_all()
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until no request is being served; False when `timeout` seconds pass first."""
         with self._changed:
-            return self._changed.wait_for(lambda: self.count == 0, timeout=timeout)
+            return self._changed.wait_for(lambda: not self.serving, timeout=timeout)
+
+    def describe(self) -> str:
+        """The requests still being served, each with where its thread is."""
+        frames = sys._current_frames()
+        with self._changed:
+            serving = list(self.serving.values())
+        return "\n".join(
+            f"{request}:\n{''.join(traceback.format_stack(frames[thread])) if thread in frames else '(thread gone)'}"
+            for request, thread in serving
+        )
 
 
 class LiveServer:
@@ -120,7 +141,12 @@ class LiveServer:
         self.server.server_close()
         gambit = self.app.extensions["gambit"]
         gambit.streams.close()  # wakes every open stream, which then ends
-        assert self.in_flight.wait_idle(timeout=30), f"{self.in_flight.count} requests still being served"
+        if not self.in_flight.wait_idle(timeout=30):
+            # Closing the store now could crash the process; the store is left open (to the end of the run) and
+            # what was still being served is reported.
+            warnings.warn(f"a request still served 30 s after the server stopped:\n{self.in_flight.describe()}",
+                          stacklevel=1)
+            return
         gambit.close()
 
     def close(self) -> None:
