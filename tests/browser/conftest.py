@@ -58,6 +58,7 @@ class InFlight:
         self.serving: dict[int, tuple[str, int]] = {}  # per request: its method and path, and its thread's id
         self._changed = threading.Condition()
         self._next = 0
+        self.stopped = False
 
     @property
     def count(self) -> int:
@@ -65,7 +66,11 @@ class InFlight:
         return len(self.serving)
 
     def __call__(self, environ, start_response):
-        """Serve the request, tracking it until its response is closed."""
+        """Serve the request, tracking it until its response is closed (503 once the server has stopped)."""
+        if self.stopped:
+            # A kept-alive connection outlives the server's shutdown: its next request must not reach the store.
+            start_response("503 Service Unavailable", [("Connection", "close"), ("Content-Length", "0")])
+            return [b""]
         with self._changed:
             self._next += 1
             number = self._next
@@ -136,6 +141,7 @@ class LiveServer:
 
         The store is released only once no request is being served: a request thread inside a query on a closed
         SQLite connection crashes the whole test process."""
+        self.in_flight.stopped = True
         self.server.shutdown()
         self.thread.join(timeout=10)
         self.server.server_close()
