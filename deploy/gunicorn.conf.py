@@ -64,10 +64,14 @@ def on_exit(server):
 
 
 # The leader's duties (the clock keeper, the scrub, the log's sequencer) run in a process of their own, `gambit lead`,
-# started by the master before the workers and started again within LEAD_RESTART_SECONDS when it dies; the workers
+# started by the master before the workers and started again LEAD_STAND_IN_SECONDS after it dies; the workers
 # contend too and lead while it is down (service/keeper.py). Off: one worker leads, its duties greenlets of its loop.
 lead_process = os.environ.get("GAMBIT_LEAD_PROCESS", "on").strip().lower() != "off"
+# A new leader process starts no sooner than this after the last one started (one that keeps dying is not looped)...
 LEAD_RESTART_SECONDS = 2.0
+# ...and no sooner than this after it was found dead: a worker (they try every second) has stood in by then, so the new
+# leader process takes over from a worker that leads, never races the workers for a lock nobody holds.
+LEAD_STAND_IN_SECONDS = 3.0
 # How long the master waits for a new leader process to have tried its lock before it starts the workers.
 LEAD_READY_SECONDS = 30.0
 LEAD_STOP_SECONDS = 15.0
@@ -79,6 +83,7 @@ def when_ready(server):
         return
     server.gambit_lead = None
     server.gambit_lead_started = 0.0
+    server.gambit_lead_died = 0.0
     _start_lead_process(server, wait=True)
     manage_workers = server.manage_workers
 
@@ -129,7 +134,10 @@ def _keep_lead_process(server):
                            process.returncode)
         _forget_lead_process(process.pid)
         server.gambit_lead = None
-    if time.monotonic() - server.gambit_lead_started >= LEAD_RESTART_SECONDS:
+        server.gambit_lead_died = time.monotonic()
+    now = time.monotonic()
+    if (now - server.gambit_lead_started >= LEAD_RESTART_SECONDS
+            and now - getattr(server, "gambit_lead_died", 0.0) >= LEAD_STAND_IN_SECONDS):
         _start_lead_process(server)
 
 
