@@ -404,11 +404,16 @@ def _wake_tables(recorders: list[OneTripApplicationRecorder]) -> None:
         return
     ordered = sorted(recorders, key=lambda r: r.wake_function)
     statement = "SELECT " + ", ".join(f"{recorder.wake_function}()" for recorder in ordered)
-    with ordered[0].datastore.get_connection() as conn, conn.cursor() as cursor:
-        try:
+    try:
+        with ordered[0].datastore.get_connection() as conn, conn.cursor() as cursor:
             cursor.execute(statement, prepare=True)
-        except Exception as exc:  # noqa: BLE001 - the records are committed; a follower's poll finds them
-            log.warning("store: the wake after an append failed (followers find the records on their poll): %s", exc)
+    except Exception as exc:  # noqa: BLE001 - the records are committed; a follower's poll finds them
+        if len(ordered) > 1:
+            # One table's store closed (or its function gone) must not cost the others their wake.
+            for recorder in ordered:
+                _wake_tables([recorder])
+            return
+        log.warning("store: the wake after an append failed (followers find the records on their poll): %s", exc)
 
 
 def _server_of(datastore: PostgresDatastore) -> tuple[Any, ...]:

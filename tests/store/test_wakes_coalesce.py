@@ -11,7 +11,7 @@ import psycopg
 import pytest
 
 from domain.application import open_matches
-from domain.pg_append import Waker
+from domain.pg_append import Waker, _wake_tables
 from domain.store import storage_env
 from tests.stores import postgres_schema_url
 
@@ -152,4 +152,22 @@ def test_on_postgresql_the_tables_of_one_server_share_a_waker_and_one_wake_wakes
         one.close()
         two.close()
         drop_one()
+        drop_two()
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_wake_that_fails_for_one_table_still_wakes_the_others():
+    (one_url, drop_one), (two_url, drop_two) = postgres_schema_url(), postgres_schema_url()
+    one, two = open_matches(env=storage_env(one_url)), open_matches(env=storage_env(two_url))
+    try:
+        gone, kept = one.store.recorder, two.store.recorder
+        one.close()
+        drop_one()  # its wake function with it
+        with psycopg.connect(two_url.split("?")[0], autocommit=True) as listener:
+            listener.execute(f'LISTEN "{kept.wake_channel}"')
+            _wake_tables([gone, kept])
+            heard = [note.channel for note in listener.notifies(timeout=10, stop_after=1)]
+        assert heard == [kept.wake_channel]
+    finally:
+        two.close()
         drop_two()
