@@ -267,79 +267,65 @@ def _schema(url: str) -> str:
 
 @pytest.mark.postgres
 def test_on_postgresql_writes_to_two_partitions_on_one_server_share_one_transaction_and_a_conflict_fails_alone(
-    monkeypatch,
+    monkeypatch, two_partitions_of_one_server
 ):
-    (one_url, drop_one), (two_url, drop_two) = postgres_schema_url(), postgres_schema_url()
-    one, two = open_matches(env=storage_env(one_url)), open_matches(env=storage_env(two_url))
-    try:
-        first, second = one.store.recorder, two.store.recorder
-        assert first._batch is second._batch, "one batch for the server's tables"
-        a, b, c = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    one, two = two_partitions_of_one_server
+    first, second = one.app.store.recorder, two.app.store.recorder
+    assert first._batch is second._batch, "one batch for the server's tables"
+    a, b, c = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
 
-        def events(originator: uuid.UUID, versions: range) -> list[StoredEvent]:
-            return [StoredEvent(originator, version, "topic", b"{}") for version in versions]
+    def events(originator: uuid.UUID, versions: range) -> list[StoredEvent]:
+        return [StoredEvent(originator, version, "topic", b"{}") for version in versions]
 
-        second._append_one(events(c, range(1, 2)))
-        sent: list[str] = []
-        execute = psycopg.Cursor.execute
+    second._append_one(events(c, range(1, 2)))
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
 
-        def counted(cursor, query, *args, **kwargs):
-            sent.append(str(query))
-            return execute(cursor, query, *args, **kwargs)
+    def counted(cursor, query, *args, **kwargs):
+        sent.append(str(query))
+        return execute(cursor, query, *args, **kwargs)
 
-        monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-        outcomes = first._batch._append_many(
-            [(second, events(b, range(1, 3))), (first, events(a, range(1, 4))), (second, events(c, range(1, 3)))]
-        )
-        monkeypatch.undo()
-        appends = [text for text in sent if "_append_batch" in text]
-        assert len(appends) == 1, "one statement, in autocommit: one transaction"
-        assert first.batch_function in appends[0] and second.batch_function in appends[0]
-        assert outcomes[2] is None, "the write whose version 1 was taken"
-        assert len(outcomes[0]) == 2 and len(outcomes[1]) == 3
-        assert _stored(one_url, _schema(one_url)) == [(a, 1), (a, 2), (a, 3)]
-        assert _stored(two_url, _schema(two_url)) == [(c, 1), (b, 1), (b, 2)]
-    finally:
-        one.close()
-        two.close()
-        drop_one()
-        drop_two()
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    outcomes = first._batch._append_many(
+        [(second, events(b, range(1, 3))), (first, events(a, range(1, 4))), (second, events(c, range(1, 3)))]
+    )
+    monkeypatch.undo()
+    appends = [text for text in sent if "_append_batch" in text]
+    assert len(appends) == 1, "one statement, in autocommit: one transaction"
+    assert first.batch_function in appends[0] and second.batch_function in appends[0]
+    assert outcomes[2] is None, "the write whose version 1 was taken"
+    assert len(outcomes[0]) == 2 and len(outcomes[1]) == 3
+    assert _stored(one.url, _schema(one.url)) == [(a, 1), (a, 2), (a, 3)]
+    assert _stored(two.url, _schema(two.url)) == [(c, 1), (b, 1), (b, 2)]
 
 
 @pytest.mark.postgres
 def test_on_postgresql_concurrent_writes_to_two_partitions_share_transactions_and_every_one_is_stored_once(
-    monkeypatch,
+    monkeypatch, two_partitions_of_one_server
 ):
-    (one_url, drop_one), (two_url, drop_two) = postgres_schema_url(), postgres_schema_url()
-    one, two = open_matches(env=storage_env(one_url)), open_matches(env=storage_env(two_url))
-    try:
-        recorders = [one.store.recorder, two.store.recorder]
-        batch = recorders[0]._batch
-        shared: list[int] = []
-        append_many = batch._append_many
+    one, two = two_partitions_of_one_server
+    recorders = [one.app.store.recorder, two.app.store.recorder]
+    batch = recorders[0]._batch
+    shared: list[int] = []
+    append_many = batch._append_many
 
-        def counted(writes):
-            shared.append(len({id(recorder) for recorder, _ in writes}))
-            return append_many(writes)
+    def counted(writes):
+        shared.append(len({id(recorder) for recorder, _ in writes}))
+        return append_many(writes)
 
-        monkeypatch.setattr(batch, "_append_many", counted)
+    monkeypatch.setattr(batch, "_append_many", counted)
 
-        def write(recorder, originator: uuid.UUID) -> None:
-            for version in range(1, 21):
-                recorder.insert_events([StoredEvent(originator, version, "topic", b"{}")])
+    def write(recorder, originator: uuid.UUID) -> None:
+        for version in range(1, 21):
+            recorder.insert_events([StoredEvent(originator, version, "topic", b"{}")])
 
-        threads = [threading.Thread(target=write, args=(recorders[n % 2], uuid.uuid4())) for n in range(16)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(60)
-        for recorder in recorders:
-            stored = recorder.select_notifications(start=1, limit=1000)
-            assert len({(n.originator_id, n.originator_version) for n in stored}) == len(stored) == 8 * 20
-            assert [n.id for n in stored] == list(range(1, 161)), "each partition's log stays gap-free"
-        assert shared and max(shared) == 2, "the two tables' writes never shared a transaction"
-    finally:
-        one.close()
-        two.close()
-        drop_one()
-        drop_two()
+    threads = [threading.Thread(target=write, args=(recorders[n % 2], uuid.uuid4())) for n in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    for recorder in recorders:
+        stored = recorder.select_notifications(start=1, limit=1000)
+        assert len({(n.originator_id, n.originator_version) for n in stored}) == len(stored) == 8 * 20
+        assert [n.id for n in stored] == list(range(1, 161)), "each partition's log stays gap-free"
+    assert shared and max(shared) == 2, "the two tables' writes never shared a transaction"

@@ -10,10 +10,7 @@ import time
 import psycopg
 import pytest
 
-from domain.application import open_matches
 from domain.pg_append import Waker, _wake_tables
-from domain.store import storage_env
-from tests.stores import postgres_schema_url
 
 
 class _SlowSender:
@@ -133,41 +130,28 @@ def test_one_wake_names_every_log_asked_for_since_the_last():
 
 
 @pytest.mark.postgres
-def test_on_postgresql_the_tables_of_one_server_share_a_waker_and_one_wake_wakes_each_tables_followers():
-    (one_url, drop_one), (two_url, drop_two) = postgres_schema_url(), postgres_schema_url()
-    one, two = open_matches(env=storage_env(one_url)), open_matches(env=storage_env(two_url))
-    try:
-        first, second = one.store.recorder, two.store.recorder
-        assert first._waker is second._waker
-        with psycopg.connect(one_url.split("?")[0], autocommit=True) as listener:
-            for recorder in (first, second):
-                listener.execute(f'LISTEN "{recorder.wake_channel}"')
-            first._waker.ask(first)
-            first._waker.ask(second)
-            heard = set()
-            for note in listener.notifies(timeout=10, stop_after=2):
-                heard.add(note.channel)
-        assert heard == {first.wake_channel, second.wake_channel}
-    finally:
-        one.close()
-        two.close()
-        drop_one()
-        drop_two()
+def test_on_postgresql_the_tables_of_one_server_share_a_waker_and_one_wake_wakes_each_tables_followers(
+    two_partitions_of_one_server,
+):
+    one, two = two_partitions_of_one_server
+    first, second = one.app.store.recorder, two.app.store.recorder
+    assert first._waker is second._waker
+    with psycopg.connect(one.url.split("?")[0], autocommit=True) as listener:
+        for recorder in (first, second):
+            listener.execute(f'LISTEN "{recorder.wake_channel}"')
+        first._waker.ask(first)
+        first._waker.ask(second)
+        heard = {note.channel for note in listener.notifies(timeout=10, stop_after=2)}
+    assert heard == {first.wake_channel, second.wake_channel}
 
 
 @pytest.mark.postgres
-def test_on_postgresql_a_wake_that_fails_for_one_table_still_wakes_the_others():
-    (one_url, drop_one), (two_url, drop_two) = postgres_schema_url(), postgres_schema_url()
-    one, two = open_matches(env=storage_env(one_url)), open_matches(env=storage_env(two_url))
-    try:
-        gone, kept = one.store.recorder, two.store.recorder
-        one.close()
-        drop_one()  # its wake function with it
-        with psycopg.connect(two_url.split("?")[0], autocommit=True) as listener:
-            listener.execute(f'LISTEN "{kept.wake_channel}"')
-            _wake_tables([gone, kept])
-            heard = [note.channel for note in listener.notifies(timeout=10, stop_after=1)]
-        assert heard == [kept.wake_channel]
-    finally:
-        two.close()
-        drop_two()
+def test_on_postgresql_a_wake_that_fails_for_one_table_still_wakes_the_others(two_partitions_of_one_server):
+    one, two = two_partitions_of_one_server
+    gone, kept = one.app.store.recorder, two.app.store.recorder
+    one.drop()  # its wake function with it
+    with psycopg.connect(two.url.split("?")[0], autocommit=True) as listener:
+        listener.execute(f'LISTEN "{kept.wake_channel}"')
+        _wake_tables([gone, kept])
+        heard = [note.channel for note in listener.notifies(timeout=10, stop_after=1)]
+    assert heard == [kept.wake_channel]
