@@ -197,7 +197,10 @@ def click_command(tab, button) -> None:
 def move_by_board(tab, rng: random.Random) -> None:
     """Play a gambit-board move on the board: click a piece that may move, then one of its squares, then a claim."""
     before = panel(tab)["posted"]
-    pieces = tab.locator("#board .gb-square [data-piece].play-can")
+    movable = "#board .gb-square [data-piece].play-can"
+    # The board marks the movable pieces once it has drawn the panel's moves, a moment after the panel is ready.
+    tab.wait_for_selector(movable)
+    pieces = tab.locator(movable)
     piece = pieces.nth(rng.randrange(pieces.count()))
     name = piece.get_attribute("data-piece")
     piece.click()
